@@ -1,0 +1,241 @@
+"""The ``handrec`` command line: validate, convert, query, booklet.
+
+Only this module imports typer and rich; it wires the library together and
+formats output.  Exit status: 0 clean, 1 when any error diagnostic was
+found, 2 when an input could not be read or the usage is wrong.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from handrec import __version__
+from handrec.diagnostics import Severity
+
+app = typer.Typer(
+    name="handrec",
+    help="Validate, convert, query and print contract-bridge records (PBN and LIN).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class DiagFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+class RowFormat(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"handrec {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Validate, convert, query and print contract-bridge records (PBN and LIN)."""
+
+
+PathsArg = Annotated[list[Path], typer.Argument(help="PBN or LIN files, or folders (searched recursively).")]
+
+
+def _unreadable(code: str) -> bool:
+    return code in ("F001", "F004")
+
+
+@app.command()
+def validate(
+    paths: PathsArg,
+    format: Annotated[DiagFormat, typer.Option("--format", "-f", help="Output format.")] = DiagFormat.text,
+    warnings: Annotated[bool, typer.Option("--warnings/--no-warnings", help="Show warnings and notes.")] = True,
+) -> None:
+    """Replay every board against the Laws and the scorer and report every fault.
+
+    Prints `path:line:col: CODE severity: message` per fault, then
+    `N files, N boards, N errors, N warnings`.
+    """
+    from handrec.reader import iter_inputs, read_input
+    from handrec.validate import analyse
+
+    files = boards = errors = warns = 0
+    unreadable = False
+    all_diags = []
+    out = sys.stdout
+    input_errors: list = []
+
+    def emit(d) -> None:
+        nonlocal errors, warns, unreadable
+        if d.severity is Severity.ERROR:
+            errors += 1
+        elif d.severity is Severity.WARNING:
+            warns += 1
+        if _unreadable(d.code):
+            unreadable = True
+        if format is DiagFormat.json:
+            all_diags.append(d.to_dict())
+        elif warnings or d.severity is Severity.ERROR:
+            out.write(f"{d}\n")
+
+    for inp in iter_inputs(paths, input_errors):
+        files += 1
+        for board in read_input(inp):
+            boards += 1
+            for d in analyse(board).diagnostics:
+                emit(d)
+        for d in inp.diagnostics:
+            emit(d)
+    for d in input_errors:
+        emit(d)
+    summary = f"{files} files, {boards} boards, {errors} errors, {warns} warnings"
+    if format is DiagFormat.json:
+        json.dump(
+            {"files": files, "boards": boards, "errors": errors, "warnings": warns, "diagnostics": all_diags},
+            out,
+            ensure_ascii=False,
+            indent=1,
+        )
+        out.write("\n")
+    else:
+        out.write(summary + "\n")
+    raise typer.Exit(2 if unreadable else 1 if errors else 0)
+
+
+@app.command()
+def convert(
+    paths: PathsArg,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Dataset folder to write (created if needed).")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+) -> None:
+    """Convert PBN and LIN files to a Parquet dataset (boards, calls, plays, diagnostics, files)."""
+    from handrec.store import convert as do_convert
+
+    progress = None
+    task = None
+    if not quiet and sys.stderr.isatty():
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        progress = Progress(
+            TextColumn("[bold]converting"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("files, {task.fields[boards]} boards"),
+            TimeElapsedColumn(),
+            transient=True,
+        )
+        progress.start()
+        task = progress.add_task("convert", total=None, boards=0)
+
+    def on_progress(path: str, n: int) -> None:
+        if progress is not None:
+            progress.update(task, advance=1, boards=n)
+
+    try:
+        summary = do_convert(paths, output, on_progress=on_progress)
+    except OSError as e:
+        if progress:
+            progress.stop()
+        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    if progress:
+        progress.stop()
+    if not quiet:
+        typer.echo(
+            f"{summary.files} files, {summary.boards} boards, {summary.errors} errors, "
+            f"{summary.warnings} warnings -> {output}",
+            err=True,
+        )
+    for d in summary.diagnostics:
+        if _unreadable(d.code):
+            typer.echo(str(d), err=True)
+    raise typer.Exit(2 if summary.unreadable or any(_unreadable(d.code) for d in summary.diagnostics) else 0)
+
+
+@app.command()
+def query(
+    dataset: Annotated[Path, typer.Argument(help="A dataset folder written by 'handrec convert'.")],
+    sql: Annotated[str, typer.Argument(help="SQL over the views boards, calls, plays, diagnostics, files.")],
+    format: Annotated[RowFormat, typer.Option("--format", "-f", help="Output format.")] = RowFormat.table,
+    allow_external: Annotated[
+        bool, typer.Option("--allow-external", help="Let the SQL read or write files outside the dataset.")
+    ] = False,
+) -> None:
+    """Run SQL (DuckDB) over a converted dataset and print the rows."""
+    from handrec.query import QueryError, run
+
+    try:
+        cols, rows = run(dataset, sql, allow_external=allow_external)
+    except QueryError as e:
+        typer.echo(f"handrec: {e}", err=True)
+        raise typer.Exit(2) from None
+    out = sys.stdout
+    if format is RowFormat.csv:
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(cols)
+        w.writerows(rows)
+    elif format is RowFormat.json:
+        json.dump([dict(zip(cols, r)) for r in rows], out, default=str, ensure_ascii=False)
+        out.write("\n")
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(*cols, show_edge=False)
+        for r in rows:
+            t.add_row(*("" if v is None else str(v) for v in r))
+        Console(file=out, width=max(80, min(200, 20 * len(cols)))).print(t)
+
+
+@app.command()
+def booklet(
+    paths: PathsArg,
+    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")],
+    title: Annotated[str | None, typer.Option("--title", help="Title (default: the Event tag).")] = None,
+) -> None:
+    """Print a hand-record booklet (HTML with print CSS) of every board with a deal."""
+    from handrec.reader import iter_inputs, read_input
+    from handrec.render import write_booklet
+
+    input_errors: list = []
+    inputs = list(iter_inputs(paths, input_errors))
+
+    def boards():
+        for inp in inputs:
+            yield from read_input(inp)
+
+    try:
+        n = write_booklet(boards(), output, title=title)
+    except OSError as e:
+        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    bad = input_errors + [d for inp in inputs for d in inp.diagnostics if _unreadable(d.code)]
+    for d in bad:
+        typer.echo(str(d), err=True)
+    typer.echo(f"{n} boards -> {output}", err=True)
+    raise typer.Exit(2 if bad else 0)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""Diagnostics: the one registry of fault codes, and the Diagnostic record.
+
+Every fault handrec reports has a stable code listed in :data:`CODES`.  The
+first letter gives the kind:
+
+* ``F`` file and format (unreadable input, encoding, syntax),
+* ``T`` tags and values (malformed or disagreeing tag values),
+* ``D`` deal (cards),
+* ``A`` auction,
+* ``P`` play,
+* ``C`` contract and result,
+* ``S`` score.
+
+A diagnostic prints compiler style: ``path:line:col: CODE severity: message``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from handrec.model import Origin, Span
+
+__all__ = ["Severity", "Code", "CODES", "Diagnostic", "make", "DiagnosticError"]
+
+
+class Severity(enum.IntEnum):
+    """How bad a fault is.  Errors make ``handrec validate`` exit 1."""
+
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A registered diagnostic code: its severity, title and message template.
+
+    ``source`` names the rule: a Law, a PBN section or a spec section.
+    """
+
+    code: str
+    severity: Severity
+    title: str
+    template: str
+    source: str
+
+
+def _c(code: str, sev: Severity, title: str, template: str, source: str) -> Code:
+    return Code(code, sev, title, template, source)
+
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+#: Every diagnostic code handrec can emit, by code.
+CODES: dict[str, Code] = {
+    c.code: c
+    for c in [
+        # --- file and format -------------------------------------------------
+        _c("F001", E, "unreadable input", "cannot read input: {reason}", "handrec"),
+        _c("F002", W, "undecodable bytes", "bytes not valid {encoding}: decoded as {fallback}", "PBN 2.1 §2"),
+        _c("F003", E, "syntax error", "syntax error: {detail}", "PBN 2.1 §3 / lin.md §1"),
+        _c("F004", E, "unknown format", "not PBN or LIN: {reason}", "handrec"),
+        _c("F005", E, "unterminated comment", "brace comment not closed before end of file", "PBN 2.1 §3.8"),
+        _c("F006", W, "unknown token", "unknown token {token!r} ignored", "PBN 2.1 §3.5"),
+        _c("F007", W, "unknown LIN command", "unknown LIN command {command!r} kept", "lin.md §3"),
+        # --- tags and values -------------------------------------------------
+        _c("T101", E, "bad tag value", "{tag} value {value!r} is not valid: {reason}", "PBN 2.1 §3.4"),
+        _c("T102", W, "repeated tag", "tag {tag} repeated; the first value is kept", "PBN 2.1 §3.3"),
+        _c("T103", W, "dealer disagrees with board number", "Dealer {value} but board {board} is dealt by {expected}", "Law 2; bridge-rules.md §4.11"),
+        _c("T104", W, "vulnerability disagrees with board number", "Vulnerable {value} but board {board} is {expected}", "Law 2; bridge-rules.md §4.11"),
+        _c("T105", W, "non-standard spelling", "{tag} value {value!r} is not standard PBN; read as {read!r}", "PBN 2.1 §3.4"),
+        _c("T106", E, "auction seat disagrees with dealer", "Auction starts at {value} but the dealer is {dealer}", "PBN 2.1 §3.5"),
+        _c("T107", E, "note reference without note", "note ={index}= has no Note tag", "PBN 2.1 §3.5"),
+        _c("T108", W, "no board number", "board has no Board tag or number", "PBN 2.1 §3.4.4"),
+        # --- deal ------------------------------------------------------------
+        _c("D201", E, "wrong number of cards", "{seat} holds {count} cards, not 13", "Law 1; PBN 2.1 §3.4.11"),
+        _c("D202", E, "duplicate card", "{card} appears in more than one hand ({seats})", "Law 1"),
+        _c("D203", E, "missing cards", "the deal lacks {cards}", "Law 1"),
+        _c("D204", I, "partial deal", "the deal gives {given} of 52 cards; rules checks that need the full deal are skipped", "PBN 2.1 §3.10"),
+        _c("D205", E, "no deal", "board has no deal", "PBN 2.1 §3.4.11"),
+        # --- auction ---------------------------------------------------------
+        _c("A301", E, "insufficient bid", "{call} by {seat} does not outrank {previous}", "Law 27; bridge-rules.md §2.2"),
+        _c("A302", E, "illegal double", "double by {seat} is not allowed: {reason}", "Law 19A; bridge-rules.md §2.3"),
+        _c("A303", E, "illegal redouble", "redouble by {seat} is not allowed: {reason}", "Law 19B; bridge-rules.md §2.4"),
+        _c("A304", E, "call after the auction ended", "{call} by {seat} comes after the auction ended", "Law 22; bridge-rules.md §2.6"),
+        _c("A305", W, "incomplete auction", "the auction is not finished ({count} calls)", "Law 22"),
+        _c("A306", E, "bad call", "{token!r} is not a call", "PBN 2.1 §3.5"),
+        # --- play ------------------------------------------------------------
+        _c("P401", E, "revoke", "{seat} played {card} to a {led} lead while holding {held}", "Law 61; bridge-rules.md §3.2"),
+        _c("P402", E, "card not held", "{seat} played {card}, which is not in that hand", "Law 45; bridge-rules.md §3.2"),
+        _c("P403", E, "wrong opening leader", "the play starts with {value}; the opening leader is {expected}", "Law 41; bridge-rules.md §2.7"),
+        _c("P404", E, "play after the end", "{count} cards played after the last trick or claim", "Law 68"),
+        _c("P405", E, "impossible claim", "claim of {claim} tricks is impossible: {reason}", "Law 68"),
+        _c("P406", E, "bad card", "{token!r} is not a card", "PBN 2.1 §3.6"),
+        _c("P407", W, "play without contract", "play is given but no contract is known", "PBN 2.1 §3.6"),
+        # --- contract and result ----------------------------------------------
+        _c("C501", E, "contract disagrees with auction", "Contract {value} but the auction ends in {expected}", "Law 22; bridge-rules.md §2.6"),
+        _c("C502", E, "declarer disagrees with auction", "Declarer {value} but {expected} first named {strain} for the declaring side", "Law 22; bridge-rules.md §2.7"),
+        _c("C503", E, "result disagrees with play", "Result {value} but declarer took {expected} tricks in the play", "Law 79; PBN 2.1 §3.4.15"),
+        _c("C504", E, "impossible result", "Result {value} is not a number of tricks from 0 to 13", "PBN 2.1 §3.4.15"),
+        _c("C505", E, "result for a passed-out board", "Result {value} given for a passed-out board", "PBN 2.1 §3.4.15"),
+        # --- score -----------------------------------------------------------
+        _c("S601", E, "score disagrees", "Score {value} but {contract} by {declarer} taking {tricks} tricks scores {expected}", "Law 77; bridge-rules.md §4"),
+        _c("S602", E, "bad score value", "Score value {value!r} cannot be read", "PBN 2.1 §4.2"),
+    ]
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One fault found in an input.
+
+    ``line`` and ``column`` are 1-based file positions (column 0 when the
+    fault belongs to a whole board or file); ``board`` is the 0-based index
+    of the board in its file (``None`` for file-level faults).
+    """
+
+    code: str
+    severity: Severity
+    message: str
+    path: str
+    line: int
+    column: int
+    board: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.severity}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready mapping (severity as its lower-case name)."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "severity": str(self.severity),
+            "message": self.message,
+            "board": self.board,
+        }
+
+
+class DiagnosticError(ValueError):
+    """Raised by strict readers: carries the first error diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
+
+
+def make(code: str, origin: Origin | None, span: Span | None = None, *, path: str | None = None, **args: object) -> Diagnostic:
+    """Build a :class:`Diagnostic` for a registered code.
+
+    Positions: ``origin`` gives the file and the board's first line;
+    ``span`` a block-relative position (its line is added to the origin's).
+    Without ``origin`` (a file-level fault) pass ``path``; line and column
+    then come from ``span`` as absolute values, or 0.
+
+    :raises KeyError: for an unregistered code (a programming error).
+
+    >>> from handrec.model import Origin, Span
+    >>> str(make("A301", Origin("f.pbn", line=10), Span(3, 5), call="1D", seat="E", previous="1S"))
+    'f.pbn:12:5: A301 error: 1D by E does not outrank 1S'
+    """
+    c = CODES[code]
+    message = c.template.format(**args)
+    if origin is None:
+        line = span.line if span else 0
+        col = span.column if span else 0
+        return Diagnostic(code, c.severity, message, path or "<input>", line, col, None)
+    line = origin.line + (span.line - 1 if span else 0)
+    col = span.column if span else 0
+    return Diagnostic(code, c.severity, message, origin.path, line, col, origin.index)

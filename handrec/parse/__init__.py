@@ -1,0 +1,1 @@
+"""Lark parsers and Transformers that build typed records from PBN and LIN."""

@@ -1,0 +1,94 @@
+"""The streaming reader: paths or file objects in, typed :class:`Board` records out.
+
+One reader feeds every job (validate, convert, booklet): each input is
+decoded line by line (:mod:`handrec.io`), sniffed as PBN or LIN, and handed
+to the matching Lark parser (:mod:`handrec.parse.pbn`,
+:mod:`handrec.parse.lin`), which yields one board at a time.  Memory stays
+constant per board whatever the size of the archive.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO, TextIO
+
+from handrec.diagnostics import Diagnostic, make
+from handrec.io import Input, InputError, decode_lines, iter_inputs, sniff
+from handrec.model import Board
+
+__all__ = ["read", "read_input", "iter_inputs", "Input", "InputError"]
+
+
+def read_input(inp: Input) -> Iterator[Board]:
+    """Yield the boards of one input, appending file-level faults to ``inp.diagnostics``.
+
+    An input whose format is unknown yields nothing and gets one F004
+    error.  A read failure part-way (I/O error) becomes an F001 error after
+    the boards already read.
+    """
+    if inp.format is None:
+        inp.diagnostics.append(make("F004", None, None, path=inp.path, reason="no PBN tag pair or LIN command found"))
+        return
+    parse = _parser(inp.format)
+    try:
+        yield from parse(inp.lines(), inp.path, inp.diagnostics)
+    except InputError as e:
+        inp.diagnostics.append(make("F001", None, None, path=inp.path, reason=str(e)))
+
+
+def _parser(fmt: str):
+    if fmt == "pbn":
+        from handrec.parse.pbn import parse_pbn
+
+        return parse_pbn
+    from handrec.parse.lin import parse_lin
+
+    return parse_lin
+
+
+def read(source: str | os.PathLike[str] | BinaryIO | TextIO, *, format: str | None = None) -> Iterator[Board]:
+    """Read boards from a path (file or folder) or an open file, PBN or LIN by content.
+
+    Yields :class:`handrec.model.Board` records one at a time; faults found
+    while reading are on each board's ``diagnostics`` (file-level faults,
+    such as an undecodable byte, are dropped here: use
+    :func:`read_input` to get them).
+
+    :raises InputError: when a path cannot be read.
+
+    >>> boards = list(read(io.StringIO('[Board "1"]\\n[Dealer "N"]\\n[Contract "3NT"]\\n')))
+    >>> boards[0].number, str(boards[0].contract)
+    (1, '3NT')
+    """
+    if isinstance(source, (str, os.PathLike)):
+        for inp in iter_inputs([source]):
+            yield from read_input(inp)
+        return
+    name = getattr(source, "name", "<stream>")
+    name = name if isinstance(name, str) else "<stream>"
+    if isinstance(source, io.TextIOBase):
+        raw_lines: Iterator[bytes] = (line.encode("utf-8") for line in source)
+    else:
+        raw_lines = iter(source)  # type: ignore[arg-type]
+    head: list[bytes] = []
+    size = 0
+    for line in raw_lines:
+        head.append(line)
+        size += len(line)
+        if size >= 16384:
+            break
+    fmt = format or sniff(b"".join(head), name) or "pbn"
+    diags: list[Diagnostic] = []
+    lines = decode_lines(itertools.chain(head, raw_lines), name, diags)  # type: ignore[arg-type]
+    yield from _parser(fmt)(lines, name, diags)
+
+
+def read_inputs(
+    paths: Iterable[str | os.PathLike[str]], errors: list[Diagnostic]
+) -> Iterator[tuple[Input, Iterator[Board]]]:
+    """For each input under ``paths``: the input and the iterator of its boards."""
+    for inp in iter_inputs(paths, errors):
+        yield inp, read_input(inp)

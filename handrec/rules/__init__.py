@@ -1,0 +1,1 @@
+"""Rules engine: auction, play and board replay (Laws of Duplicate Bridge)."""

@@ -1,0 +1,1 @@
+"""Scoring: duplicate scores, IMPs (bridge-rules.md §4, §8)."""

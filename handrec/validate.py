@@ -1,0 +1,59 @@
+"""The validator: a board's parse faults plus everything the replay finds.
+
+:func:`analyse` runs the one replay engine (:func:`handrec.rules.replay.replay`)
+once per board; validate, convert, score and booklet all use its result, so
+a board is never replayed twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from handrec.diagnostics import Diagnostic, Severity
+from handrec.model import Board
+from handrec.rules.replay import Replay, replay
+
+__all__ = ["Analysis", "analyse", "validate"]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A board, its replay, and all its diagnostics sorted by position.
+
+    ``diagnostics`` = the reader's faults (``board.diagnostics``) followed
+    by the replay's (rules of Laws 18-79 and the scorer), sorted by line
+    and column.
+    """
+
+    board: Board
+    replay: Replay
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def errors(self) -> int:
+        """Number of error-severity diagnostics."""
+        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        """Number of warning-severity diagnostics."""
+        return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING)
+
+
+def analyse(board: Board) -> Analysis:
+    """Replay ``board`` and collect every diagnostic for it.  Never raises."""
+    r = replay(board)
+    diags = tuple(sorted((*board.diagnostics, *r.diagnostics), key=lambda d: (d.line, d.column, d.code)))
+    return Analysis(board, r, diags)
+
+
+def validate(board: Board) -> list[Diagnostic]:
+    """All diagnostics for one board: reader faults, rule violations, score mismatches.
+
+    >>> from handrec.reader import read
+    >>> import io
+    >>> text = '[Board "1"]\\n[Dealer "E"]\\n'
+    >>> [d.code for d in validate(next(read(io.StringIO(text))))]
+    ['T103']
+    """
+    return list(analyse(board).diagnostics)
