@@ -1,0 +1,346 @@
+"""Auction replay: legality of calls, the end of the auction, the contract.
+
+Implements bridge-rules.md §2.9: a bid must outrank the last bid (Law 18,
+27); a double only over an opponent's bid that is the last call other
+than a pass (Law 19A); a redouble only over an opponent's double (Law 19B);
+a new bid cancels a double or redouble; the auction ends with four initial
+passes (passed out) or three passes after a bid, double or redouble (Law
+22); declarer is the member of the declaring side who first named the final
+strain (Law 53 / bridge-rules.md §2.7).
+
+>>> from handrec.model import Auction, Call, Seat
+>>> calls = tuple(Call.parse(c) for c in "1C 1H 1S 2D P 3H P P P".split())
+>>> r = replay_auction(Auction(Seat.NORTH, calls))
+>>> str(r.contract), r.declarer, r.opening_leader
+('3H', Seat.EAST, Seat.SOUTH)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from handrec.model import Auction, Call, CallKind, Contract, Doubling, Seat, Strain
+from handrec.rules.board import Fault
+
+__all__ = ["IllegalCallError", "AuctionState", "AuctionReplay", "is_legal", "replay_auction", "ALL_BIDS"]
+
+_PASS, _DOUBLE, _REDOUBLE, _BID = CallKind.PASS, CallKind.DOUBLE, CallKind.REDOUBLE, CallKind.BID
+
+#: The 35 bids, by rank: 1C (0) .. 7NT (34).
+ALL_BIDS: tuple[Call, ...] = tuple(Call(_BID, lv, st) for lv in range(1, 8) for st in Strain)
+_P, _X, _XX = Call(_PASS), Call(_DOUBLE), Call(_REDOUBLE)
+_DOUBLINGS = (Doubling.UNDOUBLED, Doubling.DOUBLED, Doubling.REDOUBLED)
+_SEATS = tuple(Seat)  # _SEATS[i] is much cheaper than Seat(i)
+
+
+class IllegalCallError(ValueError):
+    """A call that the rules do not allow at this point (raised by :meth:`AuctionState.apply`).
+
+    ``code`` is the diagnostic code (A301-A304, A306) and ``args`` its message
+    arguments.
+    """
+
+    def __init__(self, code: str, args: dict[str, object]) -> None:
+        super().__init__(f"{code}: {args}")
+        self.code = code
+        self.arguments = args
+
+
+def _bid_rank(call: Call) -> int:
+    """Rank 0..34 of a well-formed bid, -1 for a malformed one."""
+    lv, st = call.level, call.strain
+    if type(lv) is not int or not 1 <= lv <= 7 or st is None:
+        return -1
+    return 5 * (lv - 1) + st
+
+
+class AuctionState:
+    """The state of an auction, call by call (bridge-rules.md §2.9).
+
+    Calls are checked with :meth:`check` / :meth:`is_legal` and made with
+    :meth:`apply`.  The seat making a call is passed explicitly (a replay
+    that skips an illegal call keeps the record's rotation); it defaults to
+    :attr:`next_seat`, the seat after the last call made.
+
+    >>> s = AuctionState(Seat.NORTH)
+    >>> s.apply(Call.parse("1H")); s.is_legal(Call.parse("X"), Seat.SOUTH)
+    False
+    >>> [str(c) for c in s.legal_calls()][:4]
+    ['Pass', 'X', '1S', '1NT']
+    """
+
+    __slots__ = (
+        "dealer",
+        "next_seat",
+        "calls_made",
+        "last_bid_rank",
+        "last_bid",
+        "last_bid_seat",
+        "doubling",
+        "last_nonpass_kind",
+        "last_nonpass_seat",
+        "passes",
+        "first_namer",
+        "ended",
+        "_need",
+    )
+
+    def __init__(self, dealer: Seat) -> None:
+        self.dealer = Seat(dealer)
+        self.next_seat: Seat = self.dealer
+        self.calls_made = 0
+        self.last_bid_rank = -1
+        self.last_bid: Call | None = None
+        self.last_bid_seat: Seat | None = None
+        self.doubling = 0
+        self.last_nonpass_kind: CallKind | None = None
+        self.last_nonpass_seat: Seat | None = None
+        self.passes = 0
+        self.ended = False  # the auction is over (Law 22)
+        self._need = 4  # passes that end the auction: 4 before any bid, then 3
+        # first_namer[side * 5 + strain] = seat that first named strain for side
+        self.first_namer: list[Seat | None] = [None] * 10
+
+    # -- state -------------------------------------------------------------
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether the auction has ended (four initial passes, or three passes after a bid/X/XX)."""
+        return self.ended
+
+    @property
+    def is_passed_out(self) -> bool:
+        """Whether the auction ended with four passes and no bid (Law 22A)."""
+        return self.last_bid is None and self.passes >= 4
+
+    @property
+    def contract(self) -> Contract | None:
+        """The final contract with its declarer once complete, else ``None``.
+
+        A passed-out auction gives :meth:`Contract.passed_out`.
+        """
+        if not self.is_complete:
+            return None
+        bid = self.last_bid
+        if bid is None:
+            return Contract.passed_out()
+        side = self.last_bid_seat % 2  # type: ignore[operator]
+        declarer = self.first_namer[side * 5 + bid.strain]  # type: ignore[operator]
+        return Contract(bid.level, bid.strain, _DOUBLINGS[self.doubling], declarer)  # type: ignore[arg-type]
+
+    # -- legality ----------------------------------------------------------
+
+    def check(self, call: Call, seat: Seat | None = None) -> tuple[str, dict[str, object]] | None:
+        """Why ``call`` by ``seat`` is illegal now, or ``None`` when it is legal.
+
+        Returns ``(code, message args)`` with code A301 (insufficient bid),
+        A302 (illegal double), A303 (illegal redouble), A304 (call after the
+        auction ended) or A306 (malformed call).
+
+        Source: Laws 18, 19, 22, 27; bridge-rules.md §2.2-2.6.
+        """
+        if seat is None:
+            seat = self.next_seat
+        kind = call.kind
+        if self.ended:
+            return "A304", {"call": str(call) if kind is not _BID or _bid_rank(call) >= 0 else "?", "seat": str(seat)}
+        if kind is _PASS:
+            return None
+        if kind is _BID:
+            r = _bid_rank(call)
+            if r < 0:
+                return "A306", {"token": f"{call.level}{call.strain if call.strain is not None else '?'}"}
+            if r <= self.last_bid_rank:
+                return "A301", {"call": str(call), "seat": str(seat), "previous": str(self.last_bid)}
+            return None
+        lk = self.last_nonpass_kind
+        own = self.last_nonpass_seat is not None and (self.last_nonpass_seat - seat) % 2 == 0
+        if kind is _DOUBLE:
+            if lk is None:
+                reason = "there is no bid to double"
+            elif lk is not _BID:
+                reason = "the bid is already doubled" if lk is _DOUBLE else "the bid is already redoubled"
+            elif own:
+                reason = f"{self.last_bid} was bid by the doubler's own side"
+            else:
+                return None
+            return "A302", {"seat": str(seat), "reason": reason}
+        if kind is _REDOUBLE:
+            if lk is _BID or lk is None:
+                reason = "there is no double to redouble"
+            elif lk is _REDOUBLE:
+                reason = "the bid is already redoubled"
+            elif own:
+                reason = "the double was made by the redoubler's own side"
+            else:
+                return None
+            return "A303", {"seat": str(seat), "reason": reason}
+        return "A306", {"token": str(call)}
+
+    def is_legal(self, call: Call, seat: Seat | None = None) -> bool:
+        """Whether ``call`` by ``seat`` (default :attr:`next_seat`) is legal now."""
+        return self.check(call, seat) is None
+
+    def legal_calls(self, seat: Seat | None = None) -> tuple[Call, ...]:
+        """Every legal call for ``seat`` (default :attr:`next_seat`): Pass, X or XX
+        when allowed, then the bids that outrank the last bid.  Empty once the
+        auction is complete."""
+        if self.is_complete:
+            return ()
+        if seat is None:
+            seat = self.next_seat
+        out = [_P]
+        if self.check(_X, seat) is None:
+            out.append(_X)
+        elif self.check(_XX, seat) is None:
+            out.append(_XX)
+        out.extend(ALL_BIDS[self.last_bid_rank + 1 :])
+        return tuple(out)
+
+    # -- making calls ------------------------------------------------------
+
+    def apply(self, call: Call, seat: Seat | None = None) -> None:
+        """Make ``call`` for ``seat`` (default :attr:`next_seat`).
+
+        :raises IllegalCallError: when :meth:`check` finds it illegal (the
+            state is then unchanged).
+        """
+        if seat is None:
+            seat = self.next_seat
+        problem = self.check(call, seat)
+        if problem is not None:
+            raise IllegalCallError(*problem)
+        self._apply(call, seat)
+
+    def _apply(self, call: Call, seat: Seat) -> None:
+        """Make a call already known to be legal."""
+        self.calls_made += 1
+        self.next_seat = _SEATS[(seat + 1) & 3]
+        kind = call.kind
+        if kind is _PASS:
+            p = self.passes = self.passes + 1
+            if p >= self._need:
+                self.ended = True
+            return
+        self.passes = 0
+        self.last_nonpass_kind = kind
+        self.last_nonpass_seat = seat
+        if kind is _BID:
+            self.last_bid = call
+            self.last_bid_rank = _bid_rank(call)
+            self.last_bid_seat = seat
+            self.doubling = 0
+            self._need = 3
+            slot = (seat % 2) * 5 + call.strain  # type: ignore[operator]
+            if self.first_namer[slot] is None:
+                self.first_namer[slot] = seat
+        else:
+            self.doubling = 1 if kind is _DOUBLE else 2
+
+
+def is_legal(calls_so_far: Iterable[Call], seat: Seat, call: Call, dealer: Seat | None = None) -> bool:
+    """Whether ``call`` by ``seat`` is legal after ``calls_so_far``.
+
+    ``calls_so_far`` are taken as legal and made in rotation from ``dealer``
+    (default: the seat that makes them end just before ``seat``).  Illegal
+    ones among them are skipped, as in :func:`replay_auction`.
+
+    Source: bridge-rules.md §2.9.
+
+    >>> is_legal([Call.parse("1S")], Seat.EAST, Call.parse("1D"))
+    False
+    >>> is_legal([Call.parse("1S")], Seat.EAST, Call.parse("2D"))
+    True
+    """
+    calls = tuple(calls_so_far)
+    if dealer is None:
+        dealer = Seat((seat - len(calls)) % 4)
+    state = AuctionState(dealer)
+    for i, c in enumerate(calls):
+        s = _SEATS[(dealer + i) & 3]
+        if state.check(c, s) is None:
+            state._apply(c, s)
+    return state.check(call, seat) is None
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionReplay:
+    """The outcome of replaying an auction record.
+
+    ``contract``: the final contract with declarer (passed out:
+    :meth:`Contract.passed_out`), ``None`` while unfinished.
+    ``complete``: the auction ended by the rules.  ``declarer``, ``dummy``,
+    ``opening_leader``: seats, ``None`` unless complete with a bid.
+    ``faults``: A301-A306 with the index of the offending call (illegal
+    calls are skipped, so the replay goes on).  ``first_call``: index of
+    the call by which declarer first named the final strain.
+    """
+
+    contract: Contract | None
+    complete: bool
+    faults: tuple[Fault, ...] = ()
+    declarer: Seat | None = None
+    dummy: Seat | None = None
+    opening_leader: Seat | None = None
+    first_call: int | None = None
+
+    @property
+    def passed_out(self) -> bool:
+        """Whether the auction ended with four passes."""
+        return self.contract is not None and self.contract.level == 0
+
+
+def replay_auction(auction: Auction) -> AuctionReplay:
+    """Replay an auction record call by call.
+
+    ``auction.calls`` are made in rotation from ``auction.dealer``.  Each
+    illegal call is reported and skipped: A301 insufficient bid, A302 illegal
+    double, A303 illegal redouble, A304 call after the auction ended, A306
+    malformed call.  An auction that stops before its end without a ``*``
+    or ``+`` marker gets A305 (warning); ``*`` ("no more calls known") and
+    ``+`` ("next call goes here") are not faults.
+
+    Source: Laws 18-22, 27; bridge-rules.md §2.9.
+
+    >>> r = replay_auction(Auction(Seat.NORTH, tuple(Call.parse(c) for c in "1H P X P P".split())))
+    >>> r.complete, [(f.code, f.index) for f in r.faults]
+    (True, [('A302', 2)])
+    """
+    dealer = auction.dealer
+    state = AuctionState(dealer)
+    faults: list[Fault] = []
+    check = state.check
+    apply = state._apply
+    namer_index: list[int | None] = [None] * 10  # index of the call that first named side/strain
+    for i, call in enumerate(auction.calls):
+        seat = _SEATS[(dealer + i) & 3]
+        problem = check(call, seat)
+        if problem is None:
+            apply(call, seat)
+            if call.kind is _BID:
+                slot = (seat % 2) * 5 + call.strain  # type: ignore[operator]
+                if namer_index[slot] is None:
+                    namer_index[slot] = i
+        else:
+            faults.append(Fault(problem[0], i, tuple(problem[1].items())))
+    if not state.is_complete:
+        if auction.ended is None:
+            faults.append(
+                Fault("A305", len(auction.calls) - 1 if auction.calls else None, (("count", len(auction.calls)),))
+            )
+        return AuctionReplay(None, False, tuple(faults))
+    contract = state.contract
+    if contract is None or contract.level == 0:
+        return AuctionReplay(contract, True, tuple(faults))
+    declarer = contract.declarer
+    first_call = namer_index[(declarer % 2) * 5 + contract.strain]  # type: ignore[operator]
+    return AuctionReplay(
+        contract,
+        True,
+        tuple(faults),
+        declarer,
+        declarer.partner,  # type: ignore[union-attr]
+        declarer.lho,  # type: ignore[union-attr]
+        first_call,
+    )

@@ -1,0 +1,300 @@
+"""THE replay engine: what a board's auction and play imply, and every fault.
+
+``replay(board)`` is shared by validate, convert, booklet and score.  It
+checks the deal, replays the auction and the play, resolves the contract,
+the result and the North-South score, and compares them with what the
+file's tags claim.  It never raises, whatever the board holds.
+
+>>> from handrec.model import Auction, Board, Call, Origin, Seat
+>>> calls = tuple(Call.parse(c) for c in "1S P 4S P P P".split())
+>>> r = replay(Board(Origin("t.pbn"), number=1, auction=Auction(Seat.NORTH, calls), result=11))
+>>> str(r.contract), r.contract.declarer, r.result, r.score_ns, r.diagnostics
+('4S', Seat.NORTH, 11, 450, ())
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from handrec.diagnostics import Diagnostic, make
+from handrec.model import Auction, Board, Contract, Play, Seat, Span, Strain, Vulnerability
+from handrec.rules.auction import AuctionReplay, replay_auction
+from handrec.rules.board import Fault, check_deal, dealer_for_board, vulnerability_for_board
+from handrec.rules.play import PlayReplay, Trick, replay_play
+from handrec.scoring.duplicate import score_ns as _score_ns
+
+__all__ = ["Trick", "Replay", "replay", "parse_score_tag"]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """What a board's records imply (see :func:`replay`).
+
+    * ``contract``: from the auction when it is complete, else from the
+      Contract and Declarer tags, else ``None``; ``Contract.passed_out()``
+      for a passed-out board.
+    * ``contract_source``: ``"auction"``, ``"tags"`` or ``None``.
+    * ``tricks``: the replayed tricks (see :class:`Trick`).
+    * ``result``: tricks taken by declarer, 0-13: from 13 played tricks,
+      else from a claim, else the Result tag; ``None`` when unknown or
+      passed out.
+    * ``score_ns``: duplicate score for North-South (points; 0 when passed
+      out); ``None`` when contract, declarer, result or vulnerability is
+      unknown.  Vulnerability: the Vulnerable tag, else the board number's.
+    * ``diagnostics``: every fault the replay found (not the board's own
+      parse diagnostics).
+    """
+
+    contract: Contract | None
+    contract_source: str | None
+    tricks: tuple[Trick, ...]
+    result: int | None
+    score_ns: int | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+_SCORE_RE = re.compile(r"\s*(?:(NS|EW)\s+)?([+-]?\d{1,6})(?:\s+(NS|EW)\s+([+-]?\d{1,6}))?\s*", re.IGNORECASE)
+
+
+def parse_score_tag(value: str) -> tuple[tuple[str | None, int], ...] | None:
+    """Read a PBN ``Score`` value: ``620`` (declarer's side), ``NS 620``,
+    ``EW -620``, ``NS 620 EW -620`` or ``EW -620 NS 620``.
+
+    Returns ``(side, points)`` pairs, side ``"NS"``, ``"EW"`` or ``None``
+    (declarer's side); ``None`` when the value cannot be read.
+
+    Source: PBN 2.1 §4.2 (pbn.md §13).
+
+    >>> parse_score_tag("NS +550"), parse_score_tag("-300"), parse_score_tag("NS 1 NS 2")
+    ((('NS', 550),), ((None, -300),), None)
+    """
+    m = _SCORE_RE.fullmatch(value)
+    if m is None:
+        return None
+    side1, v1, side2, v2 = m.groups()
+    if side2 is not None:
+        if side1 is None or side1.upper() == side2.upper():
+            return None
+        return ((side1.upper(), int(v1)), (side2.upper(), int(v2)))
+    return ((None if side1 is None else side1.upper(), int(v1)),)
+
+
+def _valid_contract(c: object) -> bool:
+    if not isinstance(c, Contract):
+        return False
+    if c.level == 0:
+        return c.strain is None or isinstance(c.strain, Strain)
+    return (
+        type(c.level) is int
+        and 1 <= c.level <= 7
+        and isinstance(c.strain, Strain)
+        and isinstance(c.doubling, int)
+        and 0 <= c.doubling <= 2
+        and (c.declarer is None or isinstance(c.declarer, Seat))
+    )
+
+
+def _valid_tricks(n: object) -> bool:
+    return type(n) is int and 0 <= n <= 13  # type: ignore[operator]
+
+
+class _Sink:
+    """Collects diagnostics for one board, resolving spans lazily."""
+
+    __slots__ = ("board", "out")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.out: list[Diagnostic] = []
+
+    def tag(self, code: str, tag: str, **args: object) -> None:
+        self.out.append(make(code, self.board.origin, self.board.tag_span(tag), **args))
+
+    def fault(self, f: Fault, span: Span | None) -> None:
+        self.out.append(make(f.code, self.board.origin, span, **dict(f.args)))
+
+
+def _seat_or_none(x: object) -> Seat | None:
+    return x if isinstance(x, Seat) else None
+
+
+def replay(board: Board) -> Replay:
+    """Replay one board and check what its tags claim.
+
+    Input: a :class:`~handrec.model.Board` as read from a file (any field
+    may be ``None`` or inconsistent).  Output: a :class:`Replay` with the
+    resolved contract, tricks, result (tricks taken by declarer, 0-13) and
+    North-South score (points), and the diagnostics, each positioned at the
+    call, card or tag concerned:
+
+    * T103/T104 (warning): Dealer/Vulnerable tag vs the board number;
+    * D201-D205: the deal (Law 1); D205 only when a play is given without
+      a deal (no tag is mandatory in PBN import format);
+    * A301-A306: the auction (Laws 18-22, 27);
+    * C501/C502: Contract/Declarer tags vs a complete auction;
+    * P401-P407: the play (Laws 41, 44, 61, 68);
+    * C503-C505: Result tag vs the play or claim, out of range, or given
+      for a passed-out board;
+    * S601/S602: Score tag vs the computed score, or unreadable.
+
+    Source: bridge-rules.md §2.9, §3, §4.7, §4.11; PBN 2.1 §3-4.
+    """
+    sink = _Sink(board)
+    out = sink.out
+
+    # --- tags vs board number (Law 2) -----------------------------------------
+    number = board.number
+    has_number = type(number) is int and number >= 1  # type: ignore[operator]
+    dealer = _seat_or_none(board.dealer)
+    vul = board.vulnerable if isinstance(board.vulnerable, Vulnerability) else None
+    if has_number:
+        exp_dealer = dealer_for_board(number)  # type: ignore[arg-type]
+        exp_vul = vulnerability_for_board(number)  # type: ignore[arg-type]
+        if dealer is not None and dealer != exp_dealer:
+            sink.tag("T103", "Dealer", value=str(dealer), board=number, expected=str(exp_dealer))
+        if vul is not None and vul != exp_vul:
+            sink.tag("T104", "Vulnerable", value=str(vul), board=number, expected=str(exp_vul))
+        if vul is None:
+            vul = exp_vul
+
+    # --- deal (Law 1) ---------------------------------------------------------
+    deal = board.deal
+    play = board.play
+    required = False
+    if deal is None and isinstance(play, Play) and any(c is not None for c in play.cards):
+        # No tag is mandatory in PBN import format, but a play section needs the deal
+        # (PBN 2.1 §3.6).  A Deal tag that could not be read was reported by the parser.
+        deal_tag = board.tag("Deal")
+        required = deal_tag is None or deal_tag.strip() in ("", "?")
+    dc = check_deal(deal, required=required)
+    if dc.faults:
+        deal_span = board.tag_span("Deal")
+        for f in dc.faults:
+            sink.fault(f, deal_span)
+
+    # --- auction (Laws 18-22) ---------------------------------------------------
+    ar: AuctionReplay | None = None
+    auction = board.auction
+    if isinstance(auction, Auction) and isinstance(auction.dealer, Seat):
+        ar = replay_auction(auction)
+        if ar.faults:
+            calls = auction.calls
+            for f in ar.faults:
+                span = None
+                if f.index is not None and 0 <= f.index < len(calls):
+                    span = calls[f.index].span
+                if span is None:
+                    span = auction.span or board.tag_span("Auction")
+                sink.fault(f, span)
+
+    # --- contract ---------------------------------------------------------------
+    tag_contract = board.contract if _valid_contract(board.contract) else None
+    tag_declarer = _seat_or_none(board.declarer)
+    contract: Contract | None = None
+    source: str | None = None
+    if ar is not None and ar.complete and ar.contract is not None:
+        contract, source = ar.contract, "auction"
+        a = ar.contract
+        tc = tag_contract
+        if tc is not None and (tc.level, tc.strain, tc.doubling) != (a.level, a.strain, a.doubling):
+            sink.tag("C501", "Contract", value=str(tag_contract), expected=str(a))
+        elif a.level and tag_declarer is not None and tag_declarer != a.declarer:
+            sink.tag("C502", "Declarer", value=str(tag_declarer), expected=str(a.declarer), strain=str(a.strain))
+    elif tag_contract is not None:
+        source = "tags"
+        if tag_contract.level == 0 and tag_contract.strain is None:
+            contract = Contract.passed_out()
+        else:
+            decl = tag_declarer if tag_declarer is not None else tag_contract.declarer
+            contract = Contract(tag_contract.level, tag_contract.strain, tag_contract.doubling, decl)
+    passed_out = contract is not None and contract.level == 0 and contract.strain is None
+
+    # --- play (Laws 41-68) ------------------------------------------------------
+    tricks: tuple[Trick, ...] = ()
+    play_result: int | None = None
+    if isinstance(play, Play) and (play.cards or play.claim is not None):
+        if contract is None or contract.strain is None:
+            if any(c is not None for c in play.cards):
+                sink.tag("P407", "Play")
+        else:
+            pr: PlayReplay = replay_play(play, contract, deal, dc)
+            tricks = pr.tricks
+            play_result = pr.result
+            if pr.faults:
+                spans = play.spans
+                ncards = len(play.cards)
+                for f in pr.faults:
+                    idx = f.index
+                    if idx is None and f.code == "P405" and ncards:
+                        idx = ncards - 1
+                    span = spans[idx] if idx is not None and 0 <= idx < len(spans) else None
+                    if span is None:
+                        span = board.tag_span("Play")
+                        if span is None and spans:
+                            span = spans[0]
+                    sink.fault(f, span)
+
+    # --- result -------------------------------------------------------------------
+    tag_result = board.result
+    if tag_result is not None and not _valid_tricks(tag_result):
+        sink.tag("C504", "Result", value=tag_result)
+        tag_result = None
+    elif tag_result is not None and passed_out:
+        sink.tag("C505", "Result", value=tag_result)
+        tag_result = None
+    if play_result is not None and tag_result is not None and play_result != tag_result:
+        sink.tag("C503", "Result", value=tag_result, expected=play_result)
+    result = None if passed_out else (play_result if play_result is not None else tag_result)
+
+    # --- score (Law 77) -----------------------------------------------------------
+    score: int | None = None
+    if passed_out:
+        score = 0
+    elif (
+        contract is not None
+        and contract.level
+        and contract.declarer is not None
+        and result is not None
+        and vul is not None
+    ):
+        score = _score_ns(contract, vul, result)
+    score_tag = board.tag("Score")
+    if score_tag is not None and score_tag.strip() not in ("", "?"):
+        _check_score_tag(sink, score_tag, contract, result, score)
+
+    return Replay(contract, source, tricks, result, score, tuple(out) if out else ())
+
+
+def _check_score_tag(sink: _Sink, value: str, contract: Contract | None, result: int | None, score: int | None) -> None:
+    parts = parse_score_tag(value)
+    if parts is None:
+        sink.tag("S602", "Score", value=value)
+        return
+    if score is None or contract is None:
+        return
+    declarer = contract.declarer
+    decl_ns = declarer is None or declarer % 2 == 0  # passed out: either view is 0
+    bad = False
+    shown = []
+    for side, points in parts:
+        if side is None:
+            expected = score if decl_ns else -score
+            shown.append(str(expected))
+        elif side == "NS":
+            expected = score
+            shown.append(f"NS {expected}")
+        else:
+            expected = -score
+            shown.append(f"EW {expected}")
+        bad |= points != expected
+    if bad:
+        sink.tag(
+            "S601",
+            "Score",
+            value=value,
+            contract=str(contract),
+            declarer="nobody" if declarer is None else str(declarer),
+            tricks=0 if result is None else result,
+            expected=" ".join(shown),
+        )
