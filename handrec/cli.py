@@ -232,6 +232,37 @@ def booklet(
     raise typer.Exit(2 if bad else 0)
 
 
+@app.command()
+def generate(
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write: .pbn or .lin.")],
+    boards: Annotated[int, typer.Option("--boards", "-n", min=1, help="How many boards.")] = 16,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 1,
+) -> None:
+    """Write random, fully legal boards (deal, auction, play, result, score) as PBN or LIN."""
+    from handrec.generate import generate_boards
+
+    suffix = output.suffix.lower()
+    if suffix not in (".pbn", ".lin"):
+        typer.echo("handrec: --output must end in .pbn or .lin", err=True)
+        raise typer.Exit(2)
+    gen = generate_boards(boards, seed, path=str(output))
+    try:
+        if suffix == ".pbn":
+            from handrec.pbn import dump
+
+            with open(output, "w", encoding="utf-8", newline="") as f:
+                n = dump(gen, f)
+        else:
+            from handrec.lin import dump as lin_dump
+
+            with open(output, "w", encoding="utf-8", newline="") as f:
+                n = lin_dump(gen, f)
+    except OSError as e:
+        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"{n} boards -> {output}", err=True)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

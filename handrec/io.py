@@ -27,8 +27,8 @@ __all__ = ["Input", "iter_inputs", "sniff", "decode_lines", "InputError"]
 SNIFF_BYTES = 16384
 
 _PBN_TAG = re.compile(rb'^[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"', re.M)
-_LIN_PAIR = re.compile(rb"(?:^|[\s|])(?:pn|md|qx|vg|mb|pc|ah|sv|rh|st)\|", re.I)
-_LIN_URL = re.compile(rb"lin=", re.I)
+_LIN_START = re.compile(rb"\A\s*[A-Za-z]{2}\|")
+_LIN_URL = re.compile(rb"[?&]lin=\s*[A-Za-z]{2}(?:\||%7C)", re.I)
 
 
 class InputError(OSError):
@@ -38,8 +38,9 @@ class InputError(OSError):
 def sniff(head: bytes, name: str = "") -> str | None:
     """Guess the format of a file from its first bytes: ``"pbn"``, ``"lin"`` or ``None``.
 
-    Content decides first (a PBN tag pair at the start of a line; LIN
-    ``xx|`` command pairs or a hand-viewer ``lin=`` link); the extension
+    Content decides first (a PBN tag pair at the start of a line; a LIN
+    ``xx|`` command pair at the start of the file, or a hand-viewer
+    ``?lin=`` link); the extension
     ``.pbn``/``.lin`` decides only when the content says nothing (an empty
     or comment-only file).
 
@@ -52,7 +53,7 @@ def sniff(head: bytes, name: str = "") -> str | None:
     """
     if _PBN_TAG.search(head):
         return "pbn"
-    if _LIN_PAIR.search(head) or (_LIN_URL.search(head) and b"%7C" in head.upper()):
+    if _LIN_START.match(head.removeprefix(b"\xef\xbb\xbf")) or _LIN_URL.search(head):
         return "lin"
     ext = os.path.splitext(name)[1].lower()
     if ext == ".pbn":
