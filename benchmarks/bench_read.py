@@ -58,15 +58,15 @@ def main() -> None:
         for fmt, p in files.items():
             parse = parse_pbn if fmt == "pbn" else parse_lin
 
-            def baseline() -> int:
+            def baseline(p: Path = p) -> int:
                 with open(p, "rb") as f:
                     return sum(1 for _ in io.TextIOWrapper(f, encoding="utf-8"))
 
-            def parse_only() -> int:
+            def parse_only(p: Path = p, parse=parse) -> int:
                 with open(p, "rb") as f:
                     return sum(1 for _ in parse(decode_lines(f, str(p), []), str(p), []))
 
-            def parse_validate() -> int:
+            def parse_validate(p: Path = p, parse=parse) -> int:
                 n = 0
                 with open(p, "rb") as f:
                     for b in parse(decode_lines(f, str(p), []), str(p), []):
