@@ -55,11 +55,17 @@ def test_installed_wheel_runs(wheel: Path, tmp_path: Path) -> None:
     for command in ("validate", "convert", "query", "booklet"):
         assert command in r.stdout
     r = subprocess.run(
-        [py, "-c", "import handrec.parse.pbn as p; print(p.__file__)"], capture_output=True, text=True, cwd=tmp_path, env=env
+        [py, "-c", "import handrec.parse.pbn as p; print(p.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
     )
     assert str(env_dir) in r.stdout, (r.stdout, r.stderr)
     sample = tmp_path / "one.pbn"
-    sample.write_text('[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Contract "3NT"]\n[Declarer "S"]\n[Result "9"]\n[Score "NS 400"]\n')
+    sample.write_text(
+        '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Contract "3NT"]\n[Declarer "S"]\n[Result "9"]\n[Score "NS 400"]\n'
+    )
     r = subprocess.run([handrec, "validate", str(sample)], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().endswith("1 files, 1 boards, 0 errors, 0 warnings")

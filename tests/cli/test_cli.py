@@ -1,0 +1,241 @@
+"""The command line, end to end: exact output and exit codes (typer's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from handrec.cli import app
+from handrec.model import Seat
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "sample_data"
+runner = CliRunner()
+
+CLEAN = """[Event "Club"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]
+[Auction "N"]
+1S Pass 2S Pass
+4S Pass Pass Pass
+[Contract "4S"]
+[Declarer "N"]
+[Result "10"]
+[Score "NS 420"]
+"""
+
+
+def run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_validate_sample_data_exact_output() -> None:
+    r = runner.invoke(app, ["validate", str(SAMPLE)])
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    s = str(SAMPLE)
+    assert lines == [
+        f"{s}/bbo_hands.lin:1:141: A301 error: 1D by N does not outrank 1H",
+        f"{s}/club_pairs.pbn:89:1: S601 error: Score NS 470 but 2SX by S taking 10 tricks scores NS 670",
+        f"{s}/club_pairs.pbn:190:1: C503 error: Result 10 but declarer took 11 tricks in the play",
+        "2 files, 12 boards, 3 errors, 0 warnings",
+    ]
+
+
+def test_validate_clean_file_exits_0(tmp_path: Path) -> None:
+    f = tmp_path / "clean.pbn"
+    f.write_text(CLEAN)
+    r = run("validate", f)
+    assert r.exit_code == 0, r.stdout
+    assert r.stdout == "1 files, 1 boards, 0 errors, 0 warnings\n"
+
+
+def test_validate_json(tmp_path: Path) -> None:
+    f = tmp_path / "bad.pbn"
+    f.write_text(CLEAN.replace('[Score "NS 420"]', '[Score "NS 450"]'))
+    r = run("validate", "--format", "json", f)
+    assert r.exit_code == 1
+    doc = json.loads(r.stdout)
+    assert (doc["files"], doc["boards"], doc["errors"], doc["warnings"]) == (1, 1, 1, 0)
+    (d,) = doc["diagnostics"]
+    assert d == {
+        "path": str(f),
+        "line": 12,
+        "column": 1,
+        "code": "S601",
+        "severity": "error",
+        "message": "Score NS 450 but 4S by N taking 10 tricks scores NS 420",
+        "board": 0,
+    }
+
+
+def test_validate_missing_path_exits_2(tmp_path: Path) -> None:
+    r = run("validate", tmp_path / "nope.pbn")
+    assert r.exit_code == 2
+    assert r.stdout.splitlines() == [
+        f"{tmp_path / 'nope.pbn'}:0:0: F001 error: cannot read input: No such file or directory",
+        "0 files, 0 boards, 1 errors, 0 warnings",
+    ]
+
+
+def test_validate_not_a_bridge_file_exits_2(tmp_path: Path) -> None:
+    f = tmp_path / "notes.txt"
+    f.write_text("just some text\n")
+    r = run("validate", f)
+    assert r.exit_code == 2
+    assert "F004 error: not PBN or LIN" in r.stdout
+
+
+def test_validate_folder_skips_other_files(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("| a | b |\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.PBN").write_text(CLEAN)
+    r = run("validate", tmp_path)
+    assert r.exit_code == 0
+    assert r.stdout == "1 files, 1 boards, 0 errors, 0 warnings\n"
+
+
+def test_usage_error_exits_2() -> None:
+    assert run("validate").exit_code == 2
+    assert run("nosuchcommand").exit_code == 2
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("ds")
+    r = runner.invoke(app, ["convert", str(SAMPLE), "-o", str(out)])
+    assert r.exit_code == 0, r.stdout
+    return out
+
+
+def test_convert_writes_every_table(dataset: Path) -> None:
+    for name in ("boards", "calls", "plays", "diagnostics", "files"):
+        assert (dataset / f"{name}.parquet").is_file()
+    assert not list(dataset.glob(".*tmp"))
+
+
+def test_query_csv(dataset: Path) -> None:
+    r = run(
+        "query",
+        dataset,
+        "select board, contract, declarer, result, score_ns from boards where source_file like '%club_pairs.pbn' order by board",
+        "--format",
+        "csv",
+    )
+    assert r.exit_code == 0, r.stdout
+    assert r.stdout.splitlines() == [
+        "board,contract,declarer,result,score_ns",
+        "1,2H,W,9,-140",
+        "2,2NT,S,5,-300",
+        "3,2SX,S,10,670",
+        "4,2S,W,8,-110",
+        "5,2H,E,9,-140",
+        "6,3NT,N,11,460",
+        "7,2S,W,8,-110",
+        "8,4H,N,9,-50",
+    ]
+
+
+def test_query_counts_add_up(dataset: Path) -> None:
+    r = run(
+        "query",
+        dataset,
+        "select (select count(*) from boards), (select sum(boards) from files), (select count(*) from diagnostics)",
+        "-f",
+        "json",
+    )
+    assert json.loads(r.stdout) == [
+        {
+            "(SELECT count_star() FROM boards)": 12,
+            "(SELECT sum(boards) FROM files)": 12,
+            "(SELECT count_star() FROM diagnostics)": 3,
+        }
+    ]
+
+
+def test_query_sql_functions(dataset: Path) -> None:
+    r = run(
+        "query",
+        dataset,
+        "select bridge_score('4HX', 'S', 'Both', 10) a, bridge_score('3NT', 'W', 'None', 8) b, imps(450) c, imps(-20) d",
+        "-f",
+        "csv",
+    )
+    assert r.stdout.splitlines() == ["a,b,c,d", "790,50,10,-1"]
+
+
+def test_query_is_locked_down(dataset: Path, tmp_path: Path) -> None:
+    target = tmp_path / "stolen.csv"
+    r = run("query", dataset, f"copy (select * from boards) to '{target}'")
+    assert r.exit_code == 2
+    assert not target.exists()
+    r = run("query", dataset, "select * from read_csv('/etc/passwd')")
+    assert r.exit_code == 2
+    assert "Permission" in r.output or "permission" in r.output
+
+
+def test_query_bad_sql_and_missing_dataset(dataset: Path, tmp_path: Path) -> None:
+    r = run("query", dataset, "select nonsense from boards")
+    assert r.exit_code == 2
+    r = run("query", tmp_path, "select 1")
+    assert r.exit_code == 2
+    assert "no handrec dataset" in r.output
+
+
+class _Cards(HTMLParser):
+    """Collects, per board, the ranks shown in each seat and suit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boards: list[dict] = []
+        self.seat = self.suit = None
+        self.in_ranks = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = a.get("class", "") or ""
+        if tag == "article" and "board" in cls.split():
+            self.boards.append(
+                {"number": a.get("data-board"), "dealer": a.get("data-dealer"), "vul": a.get("data-vul"), "cards": {}}
+            )
+        elif "hand" in cls.split() and "data-seat" in a:
+            self.seat = a["data-seat"]
+        elif "suit" in cls.split() and "data-suit" in a:
+            self.suit = a["data-suit"]
+        elif "ranks" in cls.split():
+            self.in_ranks = True
+
+    def handle_endtag(self, tag):
+        self.in_ranks = False
+
+    def handle_data(self, data):
+        if self.in_ranks and self.seat and self.suit:
+            ranks = data.strip().replace("10", "T")
+            if ranks and ranks not in ("\u2014", "-"):
+                self.boards[-1]["cards"].setdefault(self.seat, set()).update(f"{self.suit}{r}" for r in ranks)
+
+
+def test_booklet_on_a_corpus_file(corpus_dir: Path, tmp_path: Path) -> None:
+    from handrec.reader import read
+
+    src = corpus_dir / "pbn" / "bridgecomposer_club_handrecord_dd_crlf.pbn"
+    out = tmp_path / "b.html"
+    r = run("booklet", src, "-o", out)
+    assert r.exit_code == 0, r.output
+    p = _Cards()
+    p.feed(out.read_text(encoding="utf-8"))
+    boards = list(read(src))
+    assert len(p.boards) == len(boards) == 36
+    for shown, b in zip(p.boards, boards):
+        assert shown["number"] == str(b.number)
+        assert shown["dealer"] == str(b.dealer)
+        all_cards = [c for cards in shown["cards"].values() for c in cards]
+        assert len(all_cards) == 52 and len(set(all_cards)) == 52
+        for seat in Seat:
+            assert shown["cards"][str(seat)] == {str(c) for c in b.deal[seat]}, (b.number, seat)
