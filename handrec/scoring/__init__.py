@@ -1,1 +1,1 @@
-"""Scoring: duplicate scores, IMPs (bridge-rules.md §4, §8)."""
+"""Scoring: duplicate, rubber, Chicago, minibridge, IMPs, matchpoints, Butler, cross-IMPs (bridge-rules.md §4-§8)."""
