@@ -24,7 +24,7 @@ from handrec.lin import dump as lin_dump
 from handrec.parse.lin import parse_lin
 from handrec.parse.pbn import parse_pbn
 from handrec.pbn import dump as pbn_dump
-from handrec.validate import analyse
+from handrec.validator import analyse
 
 
 def best_of(n: int, fn: Callable[[], int]) -> tuple[float, int]:

@@ -4,7 +4,7 @@ The public API, for analysts who script:
 
 * :func:`read` (``handrec.reader.read``): a path, folder or open file in,
   typed :class:`~handrec.model.Board` records out, one at a time;
-* :func:`validate` (``handrec.validate.validate``): one board's diagnostics;
+* :func:`validate` (``handrec.validator.validate``): one board's diagnostics;
 * :func:`to_arrow` (``handrec.arrow.to_arrow``): the Arrow tables that
   ``handrec convert`` writes.
 
@@ -21,8 +21,8 @@ __all__ = ["read", "validate", "analyse", "to_arrow", "__version__"]
 
 _LAZY = {
     "read": ("handrec.reader", "read"),
-    "validate": ("handrec.validate", "validate"),
-    "analyse": ("handrec.validate", "analyse"),
+    "validate": ("handrec.validator", "validate"),
+    "analyse": ("handrec.validator", "analyse"),
     "to_arrow": ("handrec.arrow", "to_arrow"),
 }
 

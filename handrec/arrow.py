@@ -23,7 +23,7 @@ import pyarrow as pa
 from handrec import __version__
 from handrec.diagnostics import Diagnostic
 from handrec.model import Board, Seat
-from handrec.validate import Analysis, analyse
+from handrec.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row"]
 

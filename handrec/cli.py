@@ -73,7 +73,7 @@ def validate(
     `N files, N boards, N errors, N warnings`.
     """
     from handrec.reader import iter_inputs, read_input
-    from handrec.validate import analyse
+    from handrec.validator import analyse
 
     files = boards = errors = warns = 0
     unreadable = False

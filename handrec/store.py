@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from handrec.arrow import SCHEMAS, TableBuffers, metadata
 from handrec.diagnostics import Diagnostic, Severity
 from handrec.reader import iter_inputs, read_input
-from handrec.validate import analyse
+from handrec.validator import analyse
 
 __all__ = ["ConvertSummary", "convert"]
 

@@ -1,0 +1,24 @@
+"""Shared pytest fixtures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+#: The shared corpus of real PBN and LIN files: ``../shared/corpus`` beside the repository.
+CORPUS_DIR = Path(__file__).parents[1].parent / "shared" / "corpus"
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    """The corpus root (``pbn/``, ``lin/``, ``MANIFEST.md``), resolved from the repository root.
+
+    Missing corpus: the test fails under CI (``CI=true``) and is skipped locally.
+    """
+    if not CORPUS_DIR.is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"corpus not found at {CORPUS_DIR} (../shared/corpus)")
+        pytest.skip("../shared/corpus not present")
+    return CORPUS_DIR.resolve()

@@ -1,0 +1,140 @@
+"""Each kind of fault the validator reports, fed as PBN text: exact code, line and column.
+
+The base board is clean (a test checks that); every other test changes one
+thing in it and expects exactly the diagnostics that change causes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from handrec.parse.pbn import parse_pbn_text
+from handrec.validator import validate
+
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+
+BASE = f"""[Event "Club"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "{DEAL}"]
+[Declarer "N"]
+[Contract "4S"]
+[Result "7"]
+[Score "NS -150"]
+[Auction "N"]
+1S Pass 2S Pass
+4S Pass Pass Pass
+[Play "E"]
+CJ C8 C5 C2
+CQ C9 C6 C3
+CK CT C7 C4
+CA DJ D8 D5
+D2 DQ D9 D6
+D3 DK DT D7
+D4 DA HJ H8
+H5 H2 HQ H9
+H6 H3 HK HT
+H7 H4 HA SJ
+S8 S5 S2 SQ
+S9 S6 S3 SK
+ST S7 S4 SA
+"""
+
+# An auction-only board for auction faults (no Contract tags to disagree with).
+AUCTION = f"""[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "{DEAL}"]
+[Auction "N"]
+"""
+
+
+def diags(text: str) -> list[tuple[str, int, int]]:
+    (board,) = parse_pbn_text(text, "t.pbn")
+    return [(d.code, d.line, d.column) for d in validate(board)]
+
+
+def test_base_board_is_clean() -> None:
+    assert diags(BASE) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        pytest.param('[Contract "4S"]', '[Contract "4H"]', [("C501", 7, 1)], id="contract-disagrees-with-auction"),
+        pytest.param('[Declarer "N"]', '[Declarer "S"]', [("C502", 6, 1)], id="declarer-not-first-to-name-strain"),
+        pytest.param('[Result "7"]', '[Result "8"]', [("C503", 8, 1)], id="result-disagrees-with-play"),
+        pytest.param('[Result "7"]', '[Result "14"]', [("C504", 8, 1)], id="impossible-result"),
+        pytest.param('[Score "NS -150"]', '[Score "NS -100"]', [("S601", 9, 1)], id="score-disagrees-with-scorer"),
+        pytest.param('[Score "NS -150"]', '[Score "lots"]', [("S602", 9, 1)], id="unreadable-score"),
+        pytest.param('[Dealer "N"]', '[Dealer "E"]', [("T103", 3, 1), ("T106", 10, 1)], id="dealer-disagrees-with-board"),
+        pytest.param('[Vulnerable "None"]', '[Vulnerable "EW"]', [("T104", 4, 1)], id="vulnerable-disagrees-with-board"),
+        pytest.param(
+            "CJ C8 C5 C2\n", "CJ C8 D9 C2\n", None, id="revoke"
+        ),
+    ],
+)
+def test_one_fault(old: str, new: str, expected: list[tuple[str, int, int]] | None) -> None:
+    assert old in BASE
+    if expected is None:
+        # W discards D9 on trick 1 holding clubs, D8 on trick 4 still holding C5, then
+        # C5 on trick 5 holding DT: three revokes (Law 61)
+        text = BASE.replace(old, new).replace("D2 DQ D9 D6", "D2 DQ C5 D6")
+        assert diags(text) == [("P401", 14, 7), ("P401", 17, 7), ("P401", 18, 7)]
+        return
+    assert diags(BASE.replace(old, new)) == expected
+
+
+def test_wrong_opening_leader() -> None:
+    # A legal play, but led by West: the opening leader for 4S by North is East (Law 41).
+    play = """[Play "W"]
+C5 C2 CJ C8
+C6 C3 CQ C9
+C7 C4 CK CT
+D8 D5 CA DJ
+D9 D6 D2 DQ
+DT D7 D3 DK
+HJ H8 D4 DA
+HQ H9 H5 H2
+HK HT H6 H3
+HA SJ H7 H4
+S2 SQ S8 S5
+S3 SK S9 S6
+S4 SA ST S7
+"""
+    text = BASE[: BASE.index('[Play "E"]')] + play
+    assert diags(text) == [("P403", 13, 1)]
+
+
+def test_card_not_held() -> None:
+    # South "plays" the club four that North holds; South then still holds C8, so
+    # discarding DJ on the club ace of trick 4 is a revoke.
+    text = BASE.replace("CJ C8 C5 C2", "CJ C4 C5 C2")
+    assert diags(text) == [("P402", 14, 4), ("P401", 17, 4)]
+
+
+@pytest.mark.parametrize(
+    ("deal", "expected"),
+    [
+        pytest.param(DEAL.replace(".765", ".764", 1), [("D202", 4, 1), ("D203", 4, 1)], id="duplicate-and-missing-card"),
+        pytest.param(DEAL.replace("AKQJ.T98", "AKQ.T98", 1), [("D201", 4, 1), ("D203", 4, 1)], id="twelve-card-hand"),
+    ],
+)
+def test_deal_faults(deal: str, expected: list[tuple[str, int, int]]) -> None:
+    text = f'[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{deal}"]\n'
+    assert diags(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("calls", "expected"),
+    [
+        pytest.param("1S Pass 1H Pass\n2S Pass Pass Pass\n", [("A301", 6, 9)], id="insufficient-bid"),
+        pytest.param("1S X X Pass\nPass Pass\n", [("A302", 6, 6)], id="double-of-a-double"),
+        pytest.param("1S Pass XX Pass\nPass\n", [("A303", 6, 9)], id="redouble-without-double"),
+        pytest.param("1S Pass Pass Pass\n2C\n", [("A304", 7, 1)], id="call-after-the-end"),
+        pytest.param("1S Pass Pass X\nPass Pass Pass\n", [], id="balancing-double-is-legal"),
+    ],
+)
+def test_auction_faults(calls: str, expected: list[tuple[str, int, int]]) -> None:
+    assert diags(AUCTION + calls) == expected
