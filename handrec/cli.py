@@ -65,7 +65,8 @@ def _unreadable(code: str) -> bool:
 def validate(
     paths: PathsArg,
     format: Annotated[DiagFormat, typer.Option("--format", "-f", help="Output format.")] = DiagFormat.text,
-    warnings: Annotated[bool, typer.Option("--warnings/--no-warnings", help="Show warnings and notes.")] = True,
+    warnings: Annotated[bool, typer.Option("--warnings/--no-warnings", help="Show warnings.")] = True,
+    info: Annotated[bool, typer.Option("--info", help="Also show notes (severity info), e.g. partial deals.")] = False,
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
 
@@ -91,7 +92,7 @@ def validate(
             unreadable = True
         if format is DiagFormat.json:
             all_diags.append(d.to_dict())
-        elif warnings or d.severity is Severity.ERROR:
+        elif d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info:
             out.write(f"{d}\n")
 
     for inp in iter_inputs(paths, input_errors):
@@ -203,16 +204,34 @@ def query(
         Console(file=out, width=max(80, min(200, 20 * len(cols)))).print(t)
 
 
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
 @app.command()
 def booklet(
     paths: PathsArg,
-    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write: .pdf (Typst) or .html.")],
     title: Annotated[str | None, typer.Option("--title", help="Title (default: the Event tag).")] = None,
+    per_page: Annotated[int, typer.Option("--per-page", help="Boards per page: 1, 2, 4, 6 or 8 (PDF).")] = 8,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper size (PDF).")] = Paper.a4,
+    dd: Annotated[
+        bool | None,
+        typer.Option("--dd/--no-dd", help="Solve double dummy for deals without a table (needs handrec[dd]) / show none."),
+    ] = None,
 ) -> None:
-    """Print a hand-record booklet (HTML with print CSS) of every board with a deal."""
+    """Print a hand-record booklet of every board with a deal: diagrams, dealer,
+    vulnerability, HCP, and double-dummy tables and par where available."""
     from handrec.reader import iter_inputs, read_input
-    from handrec.render import write_booklet
 
+    if per_page not in (1, 2, 4, 6, 8):
+        typer.echo("handrec: --per-page must be 1, 2, 4, 6 or 8", err=True)
+        raise typer.Exit(2)
+    suffix = output.suffix.lower()
+    if suffix not in (".pdf", ".html", ".htm"):
+        typer.echo("handrec: --output must end in .pdf or .html", err=True)
+        raise typer.Exit(2)
     input_errors: list = []
     inputs = list(iter_inputs(paths, input_errors))
 
@@ -221,7 +240,17 @@ def booklet(
             yield from read_input(inp)
 
     try:
-        n = write_booklet(boards(), output, title=title)
+        if suffix == ".pdf":
+            from handrec.dd import UNAVAILABLE_REASON, solver_available
+            from handrec.render_pdf import write_pdf
+
+            if dd and not solver_available():
+                typer.echo(f"handrec: {UNAVAILABLE_REASON}", err=True)
+            n = write_pdf(boards(), output, title=title, per_page=per_page, paper=paper.value, dd=dd)
+        else:
+            from handrec.render import write_booklet
+
+            n = write_booklet(boards(), output, title=title)
     except OSError as e:
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None

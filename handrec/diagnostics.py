@@ -61,7 +61,7 @@ CODES: dict[str, Code] = {
     for c in [
         # --- file and format -------------------------------------------------
         _c("F001", E, "unreadable input", "cannot read input: {reason}", "handrec"),
-        _c("F002", W, "undecodable bytes", "bytes not valid {encoding}: decoded as {fallback}", "PBN 2.1 §2"),
+        _c("F002", I, "not UTF-8", "bytes not valid {encoding}: decoded as {fallback}", "PBN 2.1 §2 (PBN's character set is ISO-8859-1)"),
         _c("F003", E, "syntax error", "syntax error: {detail}", "PBN 2.1 §3 / lin.md §1"),
         _c("F004", E, "unknown format", "not PBN or LIN: {reason}", "handrec"),
         _c("F005", E, "unterminated comment", "brace comment not closed before end of file", "PBN 2.1 §3.8"),
