@@ -48,8 +48,61 @@ def _imps(diff: float | None) -> int | None:
     return None if diff is None else imps(diff)
 
 
+#: One row per scored game with its board's comparison: matchpoints on the 1/0.5 scale
+#: (``mp_ns``, top = tables - 1) and the 2/1 scale (``mp2_ns``), percentages, and
+#: Butler-style IMPs against the board's average (``imps_vs_avg_ns``).  A board is the
+#: same deal under the same event and board number (bridge-rules.md §8.3).
+_TRAVELLERS = """
+CREATE VIEW travellers AS
+WITH scored AS (
+    SELECT *, coalesce(event, '') || '|' || coalesce(CAST(board AS VARCHAR), board_label, '') || '|' || deal AS board_key
+    FROM boards
+    WHERE score_ns IS NOT NULL AND deal IS NOT NULL
+), compared AS (
+    SELECT *,
+        count(*) OVER (PARTITION BY board_key) AS tables,
+        rank() OVER (PARTITION BY board_key ORDER BY score_ns) - 1 AS beaten_ns,
+        count(*) OVER (PARTITION BY board_key, score_ns) - 1 AS tied_ns,
+        avg(score_ns) OVER (PARTITION BY board_key) AS average_ns
+    FROM scored
+)
+SELECT board_id, source_file, event, board, board_key, room, north, east, south, west,
+       contract, declarer, result, score_ns, tables,
+       beaten_ns + tied_ns / 2.0 AS mp_ns,
+       tables - 1 - (beaten_ns + tied_ns / 2.0) AS mp_ew,
+       2 * beaten_ns + tied_ns AS mp2_ns,
+       2 * (tables - 1) - (2 * beaten_ns + tied_ns) AS mp2_ew,
+       CASE WHEN tables > 1 THEN 100.0 * (beaten_ns + tied_ns / 2.0) / (tables - 1) END AS pct_ns,
+       CASE WHEN tables > 1 THEN 100.0 - 100.0 * (beaten_ns + tied_ns / 2.0) / (tables - 1) END AS pct_ew,
+       imps(score_ns - average_ns) AS imps_vs_avg_ns
+FROM compared
+"""
+
+#: Session ranking of pairs by matchpoint percentage over the boards they played.
+_RANKINGS = """
+CREATE VIEW rankings AS
+WITH per_pair AS (
+    SELECT event, 'NS' AS direction, CASE WHEN north = south THEN north ELSE north || ' - ' || south END AS pair, mp_ns AS mp, tables - 1 AS top
+    FROM travellers WHERE north IS NOT NULL AND south IS NOT NULL AND tables > 1
+    UNION ALL
+    SELECT event, 'EW', CASE WHEN east = west THEN east ELSE east || ' - ' || west END, mp_ew, tables - 1
+    FROM travellers WHERE east IS NOT NULL AND west IS NOT NULL AND tables > 1
+)
+SELECT event, direction, pair, count(*) AS boards, sum(mp) AS mp, sum(top) AS top,
+       round(100.0 * sum(mp) / sum(top), 2) AS pct,
+       rank() OVER (PARTITION BY event, direction ORDER BY sum(mp) / sum(top) DESC) AS rank
+FROM per_pair
+GROUP BY event, direction, pair
+"""
+
+
 def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with views over the dataset in ``dataset``.
+
+    Views: ``boards``, ``calls``, ``plays``, ``diagnostics``, ``files`` (the
+    Parquet tables), ``travellers`` (every scored game with matchpoints on
+    both scales, percentages and IMPs against the board's average) and
+    ``rankings`` (pairs by matchpoint percentage per event and direction).
 
     SQL functions: ``bridge_score(contract, declarer, vulnerable, tricks)``
     gives North-South's duplicate score (contract as in PBN, e.g. ``4SX``;
@@ -74,6 +127,9 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
         if f.is_file():
             path = str(f).replace("'", "''")
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{path}')")
+    if (root / "boards.parquet").is_file():
+        con.execute(_TRAVELLERS)
+        con.execute(_RANKINGS)
     if not allow_external:
         root_sql = str(root).replace("'", "''")
         con.execute(f"SET allowed_directories=['{root_sql}']")
