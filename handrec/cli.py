@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -252,6 +253,47 @@ def booklet(
 
             n = write_booklet(boards(), output, title=title)
     except OSError as e:
+        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    bad = input_errors + [d for inp in inputs for d in inp.diagnostics if _unreadable(d.code)]
+    for d in bad:
+        typer.echo(str(d), err=True)
+    typer.echo(f"{n} boards -> {output}", err=True)
+    raise typer.Exit(2 if bad else 0)
+
+
+class ExportFormat(StrEnum):
+    pbn = "pbn"
+    lin = "lin"
+
+
+@app.command()
+def export(
+    paths: PathsArg,
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write.")],
+    to: Annotated[ExportFormat, typer.Option("--to", help="Format to write.")] = ExportFormat.pbn,
+) -> None:
+    """Write the boards of PBN or LIN inputs as one PBN (export format) or LIN file."""
+    from handrec.reader import iter_inputs, read_input
+
+    input_errors: list = []
+    inputs = list(iter_inputs(paths, input_errors))
+
+    def boards():
+        for inp in inputs:
+            yield from read_input(inp)
+
+    if to is ExportFormat.pbn:
+        from handrec.pbn import dump
+    else:
+        from handrec.lin import dump  # type: ignore[assignment]
+    tmp = output.with_name(f".{output.name}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            n = dump(boards(), f)
+        os.replace(tmp, output)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None
     bad = input_errors + [d for inp in inputs for d in inp.diagnostics if _unreadable(d.code)]
