@@ -549,8 +549,27 @@ class Call:
     ``nags`` PBN numeric annotation glyphs; ``span`` where the call was
     written (not part of equality).
 
+    ``irregular`` records a PBN irregularity (PBN 2.1 §3.9; pbn.md §10):
+
+    * ``"I"``: an insufficient bid accepted by the offender's left-hand
+      opponent (``^I``, Law 27A1): it stands as a legal bid and later bids
+      must outrank it;
+    * ``"S"``: the turn of a player skipped because an opponent called out
+      of rotation and the call was accepted (``^S``, Law 29A).  Such a slot
+      is *no call*: it is kept in :attr:`Auction.calls` as a placeholder of
+      kind ``PASS`` so that call ``i`` stays the call of seat ``dealer + i``
+      (:meth:`Auction.seat_of`), and the rules skip it: it is not a pass,
+      does not count towards the passes that end the auction and is not
+      checked.  ``str()`` of a placeholder is ``^S`` (its PBN notation);
+      use :attr:`is_skipped` to recognise it.
+
+    ``str()`` of any other call is the call itself: ``^I`` is an attribute,
+    like ``alert``, and not part of the notation.
+
     >>> str(Call.parse("3n")), str(Call.parse("x")), Call.parse("pass").kind
     ('3NT', 'X', CallKind.PASS)
+    >>> Call.parse("^S").is_skipped, str(Call.parse("^S"))
+    (True, '^S')
     """
 
     kind: CallKind
@@ -561,10 +580,13 @@ class Call:
     note: int | None = None
     nags: tuple[int, ...] = ()
     span: Span | None = field(default=None, compare=False)
+    irregular: str | None = None
 
     def __str__(self) -> str:
         if self.kind is CallKind.BID:
             return f"{self.level}{self.strain}"
+        if self.irregular == "S":
+            return "^S"
         return ("Pass", "X", "XX")[self.kind]
 
     def __repr__(self) -> str:
@@ -573,6 +595,8 @@ class Call:
             extra += ", alert=True"
         if self.annotation is not None:
             extra += f", annotation={self.annotation!r}"
+        if self.irregular is not None and self.irregular != "S":
+            extra += f", irregular={self.irregular!r}"
         return f"Call.parse({str(self)!r}{extra})"
 
     @classmethod
@@ -580,11 +604,14 @@ class Call:
         """Parse a call: ``Pass``/``P``/``AP``-free forms, ``X``/``D``, ``XX``/``R``, ``1C``..``7NT``.
 
         Accepts the spellings of PBN (``Pass X XX 3NT``), real files (``P``,
-        ``PASS``, ``3N``) and LIN (``p d r 3n``), any case.
+        ``PASS``, ``3N``) and LIN (``p d r 3n``), any case; ``^S`` gives the
+        placeholder of a skipped turn (PBN 2.1 §3.9).
 
         :raises ModelError: for anything else.
         """
         t = text.strip().upper()
+        if t == "^S":
+            return cls(CallKind.PASS, **kw, irregular="S") if kw else _SKIPPED  # type: ignore[arg-type]
         base = _SIMPLE_CALLS.get(t)
         if base is not None:
             return cls(base, **kw) if kw else _SIMPLE_CALL_OBJS[base]  # type: ignore[arg-type]
@@ -599,6 +626,11 @@ class Call:
     @property
     def is_bid(self) -> bool:
         return self.kind is CallKind.BID
+
+    @property
+    def is_skipped(self) -> bool:
+        """Whether this is the ``^S`` placeholder of a skipped turn (no call; PBN 2.1 §3.9)."""
+        return self.irregular == "S"
 
     @property
     def rank(self) -> int:
@@ -619,6 +651,7 @@ _SIMPLE_CALLS = {
     "RDBL": CallKind.REDOUBLE,
 }
 _SIMPLE_CALL_OBJS = {k: Call(k) for k in (CallKind.PASS, CallKind.DOUBLE, CallKind.REDOUBLE)}
+_SKIPPED = Call(CallKind.PASS, irregular="S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -626,7 +659,9 @@ class Auction:
     """The calls of one deal in order, starting with the dealer.
 
     ``calls`` never includes PBN ``-`` fillers or ``AP`` (``AP`` is
-    expanded into passes).  ``ended`` records the writer's end marker:
+    expanded into passes); it does include the ``^S`` placeholders of
+    skipped turns (:attr:`Call.is_skipped`), so that call ``i`` is always
+    made by :meth:`seat_of` ``(i)``.  ``ended`` records the writer's end marker:
     ``"*"`` (no more calls known), ``"+"`` (next call goes here) or ``None``.
     Whether the auction is complete and legal is decided by
     :mod:`handrec.rules.auction`, not here.
@@ -661,16 +696,29 @@ class Doubling(enum.IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Contract:
-    """A final contract, or a passed-out deal (``level == 0``).
+    """A final contract, a passed-out deal, or the denomination of an end position.
+
+    * ``level`` 1-7 with a ``strain``: a contract (Law 22);
+    * ``level == 0`` and ``strain is None``: a passed-out deal
+      (:attr:`is_passed_out`, :meth:`passed_out`);
+    * ``level == 0`` with a ``strain``: an end position, whose Contract tag
+      gives only the denomination (PBN 2.1 §3.10; pbn.md §11):
+      :attr:`is_end_position`, :meth:`end_position`.  It has trumps (or
+      no trump) for the play but no level, so no score.
 
     ``str()`` gives PBN notation without the declarer: ``4HX``, ``3NT``,
-    ``Pass``.
+    ``Pass``, ``H``, ``NT``.  ``declarer`` is the seat that actually
+    declared (for a declarer/dummy swap, PBN ``[Declarer "^S"]``, the seat
+    the tag names; see :attr:`Board.declarer_swapped`).
 
     >>> c = Contract.parse("4hx", declarer=Seat.SOUTH)
     >>> str(c), c.tricks_needed, c.doubling
     ('4HX', 10, Doubling.DOUBLED)
     >>> Contract.parse("Pass").is_passed_out
     True
+    >>> e = Contract.parse("H")
+    >>> str(e), e.is_end_position, e.is_passed_out, e.trump
+    ('H', True, False, Suit.HEARTS)
     """
 
     level: int
@@ -680,7 +728,7 @@ class Contract:
 
     def __str__(self) -> str:
         if self.level == 0:
-            return "Pass"
+            return "Pass" if self.strain is None else str(self.strain)
         return f"{self.level}{self.strain}{self.doubling}"
 
     def __repr__(self) -> str:
@@ -693,15 +741,23 @@ class Contract:
         return cls(0, None)
 
     @classmethod
+    def end_position(cls, strain: Strain, declarer: Seat | None = None) -> Contract:
+        """The denomination-only contract of an end position (PBN 2.1 §3.10)."""
+        return cls(0, strain, Doubling.UNDOUBLED, declarer)
+
+    @classmethod
     def parse(cls, text: str, declarer: Seat | None = None) -> Contract:
-        """Parse PBN ``Pass`` or ``<level><strain>[X|XX]`` (``N`` for NT and
-        lower case accepted).
+        """Parse PBN ``Pass``, ``<level><strain>[X|XX]`` or an end position's
+        bare ``<strain>`` (``S H D C NT``, PBN 2.1 §3.10); ``N`` for NT and
+        lower case accepted.
 
         :raises ModelError: for anything else.
         """
         t = text.strip().upper()
         if t == "PASS":
             return cls.passed_out()
+        if t in _END_STRAINS:
+            return cls.end_position(_END_STRAINS[t], declarer)
         doubling = Doubling.UNDOUBLED
         if t.endswith("XX"):
             doubling, t = Doubling.REDOUBLED, t[:-2]
@@ -717,17 +773,33 @@ class Contract:
 
     @property
     def is_passed_out(self) -> bool:
-        return self.level == 0
+        """A deal passed out by four passes (Law 22A): level 0 and no strain."""
+        return self.level == 0 and self.strain is None
+
+    @property
+    def is_end_position(self) -> bool:
+        """An end position's denomination-only contract (PBN 2.1 §3.10): level 0 with a strain."""
+        return self.level == 0 and self.strain is not None
 
     @property
     def tricks_needed(self) -> int:
-        """Level + 6 (Law 77); 0 for a passed-out deal."""
+        """Level + 6 (Law 77); 0 for a passed-out deal or an end position."""
         return self.level + 6 if self.level else 0
 
     @property
     def trump(self) -> Suit | None:
         """The trump suit, or ``None`` at no trump or when passed out."""
         return None if self.strain is None else self.strain.suit
+
+
+_END_STRAINS = {
+    "C": Strain.CLUBS,
+    "D": Strain.DIAMONDS,
+    "H": Strain.HEARTS,
+    "S": Strain.SPADES,
+    "NT": Strain.NOTRUMP,
+    "N": Strain.NOTRUMP,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -742,8 +814,18 @@ class Play:
     (LIN ``mc``), ``None`` when there was none; ``ended`` the writer's end
     marker (``"*"``, ``"+"`` or ``None``).
 
+    ``irregular`` records PBN irregularities (PBN 2.1 §3.9; pbn.md §10):
+    ``()`` when there are none (the usual case), else a tuple parallel to
+    ``cards`` holding, per card, ``None`` or
+
+    * ``"R"``: a revoke not corrected in time (``^R``, Laws 62-64): the
+      card stands and is not a fault;
+    * ``"L"``: a lead out of turn that was accepted (``^L``, Laws 53-55):
+      the card is the first of its trick and its holder led the trick; the
+      other three cards follow clockwise from that seat.
+
     PBN writes play seat by seat (PBN 2.1 §3.6); the PBN reader turns
-    those lines into play order with :func:`trick_winner`.
+    those lines into play order with :func:`trick_winner` (and ``^L``).
     """
 
     leader: Seat | None
@@ -751,6 +833,7 @@ class Play:
     claim: int | None = None
     ended: str | None = None
     spans: tuple[Span | None, ...] = field(default=(), compare=False)
+    irregular: tuple[str | None, ...] = ()
 
     def __str__(self) -> str:
         return " ".join("-" if c is None else str(c) for c in self.cards)
@@ -811,6 +894,13 @@ class Board:
       why).
     * ``contract``, ``declarer``, ``result``: what the Contract, Declarer
       and Result tags claim (``result`` = tricks taken by declarer, 0-13).
+      An end position's Contract tag (a bare denomination, PBN 2.1 §3.10)
+      gives a contract with ``level == 0`` (:attr:`Contract.is_end_position`).
+    * ``declarer_swapped``: the Declarer tag was written ``^N`` etc.:
+      declarer and dummy swapped (PBN 2.1 §3.9).  ``declarer`` is then the
+      seat that actually declared (played the hand); by the auction its
+      partner is declarer.  The declaring side, hence result and score,
+      is the same.
     * ``diagnostics``: faults found while reading (syntax, bad values),
       each a :class:`handrec.diagnostics.Diagnostic`.
     * ``commentary``: free text comments in order (PBN ``{}``/``;``,
@@ -830,6 +920,7 @@ class Board:
     result: int | None = None
     commentary: tuple[str, ...] = ()
     diagnostics: tuple = field(default=(), compare=False)
+    declarer_swapped: bool = False
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag called ``name`` (case-sensitive), or ``default``."""

@@ -597,8 +597,10 @@ class _BoardBuilder:
             except ModelError:
                 issues.append(("T101", t.span, {"tag": "Vulnerable", "value": t.value, "reason": "not None/NS/EW/All"}))
         deal = _deal_value(first.get("Deal"), issues)
-        declarer = _seat_value(first.get("Declarer"), issues, caret=True)
-        contract, strain = _contract_value(first.get("Contract"), declarer, issues)
+        declarer_tag = first.get("Declarer")
+        declarer = _seat_value(declarer_tag, issues, caret=True)
+        swapped = declarer is not None and declarer_tag.value.lstrip()[:1] == "^"  # type: ignore[union-attr]
+        contract = _contract_value(first.get("Contract"), declarer, issues)
         result = _result_value(first.get("Result"), declarer, issues)
 
         auction = None
@@ -608,7 +610,7 @@ class _BoardBuilder:
             if kind == _AUCTION and auction is None:
                 auction = _auction(sec, _notes(sections, i, issues), dealer, issues)
             elif kind == _PLAY and play is None:
-                play = _play(sec, _notes(sections, i, issues), _trump(contract, strain, auction), issues)
+                play = _play(sec, _notes(sections, i, issues), _trump(contract, auction), issues)
 
         if issues:
             diags = sorted(
@@ -630,6 +632,7 @@ class _BoardBuilder:
             result=result,
             commentary=tuple(comments),
             diagnostics=tuple(diags),
+            declarer_swapped=swapped,
         )
 
     def _inherit(self, tag: Tag, issues: list[_Issue]) -> Tag:
@@ -669,7 +672,8 @@ def _seat_value(t: Tag | None, issues: list[_Issue], caret: bool = False) -> Sea
     """Dealer/Declarer value to a Seat (PBN 2.1 §3.4.9, §3.4.13); ``?``/``""`` give None.
 
     With ``caret``, a leading ``^`` (declarer and dummy swapped, §3.9) is accepted and the
-    seat kept.  ``North`` etc. are read with T105; anything else is T101.
+    seat kept (the builder sets ``Board.declarer_swapped``).  ``North`` etc. are read with
+    T105; anything else is T101.
     """
     if t is None:
         return None
@@ -772,31 +776,27 @@ def _deal_value(t: Tag | None, issues: list[_Issue]) -> Deal | None:
         return None
 
 
-def _contract_value(
-    t: Tag | None, declarer: Seat | None, issues: list[_Issue]
-) -> tuple[Contract | None, Strain | None]:
-    """Contract value (PBN 2.1 §3.4.14) to ``(contract, strain)``.
+def _contract_value(t: Tag | None, declarer: Seat | None, issues: list[_Issue]) -> Contract | None:
+    """Contract value (PBN 2.1 §3.4.14) to a :class:`Contract` with ``declarer``.
 
-    ``?``/``""`` give ``(None, None)`` without diagnostics; ``3N`` and a lower-case ``x``
-    are read with T105 (pbn.md §18.9); an end position's contract is only a strain
-    (PBN 2.1 §3.10): ``(None, strain)``; anything else is T101.
+    ``?``/``""`` give None without diagnostics; ``3N`` and a lower-case ``x`` are read with
+    T105 (pbn.md §18.9); an end position's contract is only a denomination (PBN 2.1 §3.10,
+    ``H`` or ``NT``; ``N``: T105): a contract of level 0 with that strain
+    (:attr:`Contract.is_end_position`); anything else is T101.
     """
     if t is None:
-        return None, None
+        return None
     v = t.value.strip()
     if v in _UNKNOWN:
-        return None, None
+        return None
     try:
         c = Contract.parse(v, declarer)
     except ModelError:
-        try:
-            return None, Strain.parse(v)
-        except ModelError:
-            issues.append(("T101", t.span, {"tag": "Contract", "value": t.value, "reason": "not Pass or like 4HX"}))
-            return None, None
-    if c.level and ("x" in v or (c.strain is Strain.NOTRUMP and "NT" not in v.upper())):
+        issues.append(("T101", t.span, {"tag": "Contract", "value": t.value, "reason": "not Pass or like 4HX"}))
+        return None
+    if c.strain is not None and ("x" in v or (c.strain is Strain.NOTRUMP and "NT" not in v.upper())):
         issues.append(("T105", t.span, {"tag": "Contract", "value": t.value, "read": str(c)}))
-    return c, None
+    return c
 
 
 def _result_value(t: Tag | None, declarer: Seat | None, issues: list[_Issue]) -> int | None:
@@ -856,21 +856,24 @@ def _notes(sections: list[_Section], i: int, issues: list[_Issue]) -> dict[int, 
     return notes
 
 
-def _trump(contract: Contract | None, strain: Strain | None, auction: Auction | None) -> Any:
+def _trump(contract: Contract | None, auction: Auction | None) -> Any:
     """The trump suit for the play (None at no trump), or ``_TRUMP_UNKNOWN``.
 
     A finished auction (a bid followed by three passes) decides: it is the
     record of what was bid, and a Contract tag that disagrees with it is the
     validator's C501, not a reason to misread the play.  Otherwise the
-    Contract tag, else an end position's strain, else the last bid made.
+    Contract tag (a contract, or an end position's strain), else the last bid
+    made.  ``^S`` placeholders (no call) are left out.
     """
     last_bid = None
     if auction is not None:
-        for call in reversed(auction.calls):
+        calls = auction.calls
+        if any(c.irregular == "S" for c in calls):
+            calls = tuple(c for c in calls if c.irregular != "S")
+        for call in reversed(calls):
             if call.strain is not None:
                 last_bid = call
                 break
-        calls = auction.calls
         if (
             last_bid is not None
             and len(calls) >= 4
@@ -879,9 +882,7 @@ def _trump(contract: Contract | None, strain: Strain | None, auction: Auction | 
         ):
             return last_bid.strain.suit
     if contract is not None:
-        return contract.trump if contract.level else _TRUMP_UNKNOWN
-    if strain is not None:
-        return strain.suit
+        return _TRUMP_UNKNOWN if contract.strain is None else contract.trump
     if last_bid is not None and last_bid.strain is not None:
         return last_bid.strain.suit
     return _TRUMP_UNKNOWN
@@ -919,8 +920,13 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
       is not the Dealer tag's seat.  A bad Auction seat is T101 (the dealer is used).
     * Calls: ``Pass``/``P``/``PASS``, ``X``/``XX``, ``1C``..``7NT``/``3N``, any case
       (other than PBN's spellings: T105, once per spelling); ``AP`` = the passes that end
-      the auction.  ``^I`` (insufficient bid accepted) is dropped; ``^S`` (a skipped
-      player's turn) is read as a pass.
+      the auction (placeholders do not count as passes).
+    * Irregularities (PBN 2.1 §3.9): ``^I`` marks the next call, which must be a bid, as an
+      insufficient bid accepted (``Call.irregular == "I"``, Law 27A1; before anything
+      else, or with no call after it: A306 on the ``^I``).  ``^S`` stands in place of the
+      call of a player skipped by an accepted call out of rotation (Law 29A): it is kept as
+      a placeholder, ``Call.irregular == "S"`` (see :class:`handrec.model.Call`), so the
+      rotation of the calls after it stays right.  Other ``^x``: A306.
     * Annotations on the previous call: suffixes ``! ? !! ?? !? ?!`` = NAG $1-$6, ``$n``,
       ``=n=`` (``Call.note`` = n, ``Call.annotation`` = the note's text; T107 when no
       Note tag n follows the section).  A ``*`` glued to a call (``4H*``, bidding-program
@@ -937,17 +943,18 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
         seat = dealer
         if seat is None:
             return None
-    calls: list[list[Any]] = []  # [base Call, nags, note, span, alert]
+    calls: list[list[Any]] = []  # [base Call, nags, note, span, alert, irregular]
     fillers = 0
     ended: str | None = None
     after_end = False
     warned: set[str] = set()
     last_was_call = False
     standard = _STANDARD_CALLS
+    insufficient: Span | None = None  # the span of a pending ^I
     for text, span, glued in _pieces(sec.elements, standard):
         base = standard.get(text)
-        if base is not None and ended is None:  # the usual case: a call spelt as PBN says
-            calls.append([base, [], None, span, False])
+        if base is not None and ended is None and insufficient is None:  # the usual case
+            calls.append([base, [], None, span, False, None])
             last_was_call = True
             continue
         was_call, last_was_call = last_was_call, False
@@ -991,25 +998,34 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
             continue
         if c0 == "^" and len(text) == 2:
             irregular = text[1].upper()
+            if insufficient is not None and irregular in "IS":  # a ^I with no call after it
+                issues.append(("A306", insufficient, {"token": "^I"}))
+                insufficient = None
             if irregular == "S":
-                calls.append([_PASS, [], None, span, False])
+                calls.append([_PASS, [], None, span, False, "S"])
                 last_was_call = True
-            elif irregular != "I":
+            elif irregular == "I":
+                insufficient = span
+            else:
                 issues.append(("A306", span, {"token": text}))
             continue
         up = text.upper()
+        if insufficient is not None and up == "AP":
+            issues.append(("A306", insufficient, {"token": "^I"}))
+            insufficient = None
         if up == "AP":
+            # the passes that end the auction; ^S placeholders are no calls (not passes)
             if any(c[0].kind is not CallKind.PASS for c in calls):
                 trailing = 0
                 for c in reversed(calls):
                     if c[0].kind is not CallKind.PASS:
                         break
-                    trailing += 1
+                    trailing += c[5] is None
                 need = 3 - trailing
             else:
-                need = 4 - len(calls)
+                need = 4 - sum(c[5] is None for c in calls)
             for _ in range(need):
-                calls.append([_PASS, [], None, span, False])
+                calls.append([_PASS, [], None, span, False, None])
             continue
         base = _CALLS.get(up)
         if base is None:
@@ -1021,18 +1037,27 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
         if text not in _STANDARD_CALLS and text not in warned:
             warned.add(text)
             issues.append(("T105", span, {"tag": "Auction", "value": text, "read": str(base)}))
-        calls.append([base, [], None, span, False])
+        mark = None
+        if insufficient is not None:
+            if base.kind is CallKind.BID:
+                mark = "I"
+            else:  # ^I stands before a bid only
+                issues.append(("A306", insufficient, {"token": "^I"}))
+            insufficient = None
+        calls.append([base, [], None, span, False, mark])
         last_was_call = True
+    if insufficient is not None:
+        issues.append(("A306", insufficient, {"token": "^I"}))
     start = seat.offset(fillers)
     if dealer is not None and start is not dealer:
         issues.append(("T106", seat_tag.span, {"value": str(start), "dealer": str(dealer)}))
     built = []
     shared = _CALL_OBJS
-    for base, nags, note, span, alert in calls:
-        if nags or note is not None or alert:
+    for base, nags, note, span, alert, irregular in calls:
+        if nags or note is not None or alert or irregular is not None:
             annotation = None if note is None else notes.get(note)
             nag_tuple = tuple(sorted(nags)) if nags else ()
-            built.append(Call(base.kind, base.level, base.strain, alert, annotation, note, nag_tuple, span))
+            built.append(Call(base.kind, base.level, base.strain, alert, annotation, note, nag_tuple, span, irregular))
             continue
         code = base.rank if base.kind is CallKind.BID else -1 - base.kind  # 0..34; -1 -2 -3
         key = (code, span.line, span.column)
@@ -1061,19 +1086,21 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
     ``-`` = unknown card (None); trailing tricks of only ``-`` (padding after a claim) are
     dropped; a bad card is P406 and None.  ``+`` marks the next card to play: the play
     stops there (known cards after it: F003); ``*`` ends the play (cards after it: F003).
-    ``Play.ended`` keeps the marker.  ``^R``, suffixes and NAGs are accepted and not kept;
-    note references are checked (T107).  A line that does not hold 4 cards is padded
-    with unknown cards.
+    ``Play.ended`` keeps the marker.  Irregularities (PBN 2.1 §3.9) are kept in
+    ``Play.irregular``: ``"R"`` for a card after ``^R`` (revoke not corrected, Law 63-64)
+    and ``"L"`` for a card after ``^L`` (the first card of its trick in play order).
+    Suffixes and NAGs are accepted and not kept; note references are checked (T107).  A
+    line that does not hold 4 cards is padded with unknown cards.
     """
     lead_tag = sec.tags[0]
     v = lead_tag.value.strip()
     leader = _SEATS.get(v)
     if leader is None and v not in _UNKNOWN:
         issues.append(("T101", lead_tag.span, {"tag": "Play", "value": lead_tag.value, "reason": "not a seat"}))
-    # slots in seat order, 4 per trick: card (or None, or _PLUS) and span; ^L slot numbers
+    # slots in seat order, 4 per trick: card (or None, or _PLUS) and span; ^R/^L by slot
     slot_cards: list[Any] = []
     slot_spans: list[Span | None] = []
-    led_out_of_turn: set[int] = set()
+    marks: dict[int, str] = {}
     ended: str | None = None
     after_star = False
     cards_by_text = _CARDS
@@ -1087,7 +1114,8 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
                 slot_cards.extend([None] * (4 - len(row_cards) % 4))
                 slot_spans.extend([None] * (4 - len(row_cards) % 4))
             continue
-        lead_flag = False
+        mark: str | None = None
+        mark_at: Span | None = None
         for element in zip(words, where):
             for text, span, _glued in _pieces((element,), cards_by_text):
                 card = cards_by_text.get(text)
@@ -1099,8 +1127,9 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
                         if int(text[1:-1]) not in notes:
                             issues.append(("T107", span, {"index": int(text[1:-1])}))
                         continue
-                    if c0 == "^" and len(text) == 2 and text[1] in "LRlr":
-                        lead_flag = lead_flag or text[1] in "Ll"
+                    if c0 == "^" and len(text) == 2 and text[1] in "LRlr" and ended != "*":
+                        mark = "L" if mark == "L" else text[1].upper()
+                        mark_at = span
                         continue
                     if text == "*":
                         ended = ended or "*"
@@ -1119,11 +1148,13 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
                             card = _PLUS
                     elif text != "-":
                         issues.append(("P406", span, {"token": text}))
-                if lead_flag:
-                    led_out_of_turn.add(len(slot_cards))
-                    lead_flag = False
+                if mark is not None:
+                    marks[len(slot_cards)] = mark
+                    mark = None
                 slot_cards.append(card)
                 slot_spans.append(span)
+        if mark is not None:  # ^R/^L with no card after it on the line
+            issues.append(("P406", mark_at, {"token": f"^{mark}"}))
         n = (len(slot_cards) - trick_start) % 4
         if n:  # a short line: pad the trick with unknown cards
             slot_cards.extend([None] * (4 - n))
@@ -1138,19 +1169,26 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
         if n and leader is not None:
             issues.append(("P407", lead_tag.span, {}))
         cut = n if plus_at < 0 else plus_at
-        return Play(leader, tuple(slot_cards[:cut]), None, ended, tuple(slot_spans[:cut]))
+        irregular = tuple(marks.get(k) for k in range(cut)) if marks else ()
+        if irregular and not any(irregular):
+            irregular = ()
+        return Play(leader, tuple(slot_cards[:cut]), None, ended, tuple(slot_spans[:cut]), irregular)
     cards: list[Card | None] = []
     spans: list[Span | None] = []
+    order_slots: list[int] = []  # the slot of each card in play order (only with marks)
     to_lead = leader  # the seat to lead the trick
     for t in range(0, n, 4):
-        for k in range(t, t + 4):
-            if k in led_out_of_turn:
-                to_lead = leader.offset(k - t)  # ^L: this seat led out of turn
+        if marks:
+            for k in range(t, t + 4):
+                if marks.get(k) == "L":
+                    to_lead = leader.offset(k - t)  # ^L: this seat led out of turn
         start = t + (to_lead - leader) % 4
         played = slot_cards[start : t + 4] + slot_cards[t:start]
         if t + 4 <= plus_at or plus_at < 0:
             cards += played
             spans += slot_spans[start : t + 4] + slot_spans[t:start]
+            if marks:
+                order_slots += [*range(start, t + 4), *range(t, start)]
             if played[0] is None or played[1] is None or played[2] is None or played[3] is None:
                 to_lead = to_lead.offset(_best_known(played, trump))
             else:
@@ -1166,7 +1204,12 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
             elif c is not _PLUS:
                 cards.append(c)
                 spans.append(slot_spans[k])
-    return Play(leader, tuple(cards), None, ended, tuple(spans))
+                if marks:
+                    order_slots.append(k)
+    irregular = tuple(marks.get(k) for k in order_slots) if marks else ()
+    if irregular and not any(irregular):
+        irregular = ()
+    return Play(leader, tuple(cards), None, ended, tuple(spans), irregular)
 
 
 def _best_known(played: list[Card | None], trump: Suit | None) -> int:

@@ -8,6 +8,14 @@ passes (passed out) or three passes after a bid, double or redouble (Law
 22); declarer is the member of the declaring side who first named the final
 strain (Law 53 / bridge-rules.md §2.7).
 
+Irregularities a record marks as accepted (PBN 2.1 §3.9, :class:`Call.irregular
+<handrec.model.Call>`) are honoured, not reported: an insufficient bid marked
+``"I"`` was accepted by the offender's LHO and stands as a legal bid (Law
+27A1), so the auction goes on from it and later bids must outrank it; a
+``"S"`` placeholder (the turn of a player skipped because an opponent's call
+out of rotation was accepted, Law 29A) is no call at all: it is not checked,
+not a pass, and does not end the auction.
+
 >>> from handrec.model import Auction, Call, Seat
 >>> calls = tuple(Call.parse(c) for c in "1C 1H 1S 2D P 3H P P P".split())
 >>> r = replay_auction(Auction(Seat.NORTH, calls))
@@ -203,13 +211,21 @@ class AuctionState:
     def apply(self, call: Call, seat: Seat | None = None) -> None:
         """Make ``call`` for ``seat`` (default :attr:`next_seat`).
 
+        Accepted irregularities are honoured: a ``^S`` placeholder
+        (:attr:`Call.is_skipped <handrec.model.Call.is_skipped>`) makes no
+        call and only moves the turn on (Law 29A); an insufficient bid marked
+        ``"I"`` is made as a legal bid (Law 27A1).
+
         :raises IllegalCallError: when :meth:`check` finds it illegal (the
             state is then unchanged).
         """
         if seat is None:
             seat = self.next_seat
+        if call.irregular == "S":
+            self.next_seat = _SEATS[(seat + 1) & 3]
+            return
         problem = self.check(call, seat)
-        if problem is not None:
+        if problem is not None and not (call.irregular == "I" and problem[0] == "A301"):
             raise IllegalCallError(*problem)
         self._apply(call, seat)
 
@@ -244,7 +260,8 @@ def is_legal(calls_so_far: Iterable[Call], seat: Seat, call: Call, dealer: Seat 
 
     ``calls_so_far`` are taken as legal and made in rotation from ``dealer``
     (default: the seat that makes them end just before ``seat``).  Illegal
-    ones among them are skipped, as in :func:`replay_auction`.
+    ones among them are skipped and accepted irregularities honoured, as in
+    :func:`replay_auction`.
 
     Source: bridge-rules.md §2.9.
 
@@ -258,8 +275,12 @@ def is_legal(calls_so_far: Iterable[Call], seat: Seat, call: Call, dealer: Seat 
         dealer = Seat((seat - len(calls)) % 4)
     state = AuctionState(dealer)
     for i, c in enumerate(calls):
+        irregular = c.irregular
+        if irregular == "S":
+            continue
         s = _SEATS[(dealer + i) & 3]
-        if state.check(c, s) is None:
+        problem = state.check(c, s)
+        if problem is None or (irregular == "I" and problem[0] == "A301"):
             state._apply(c, s)
     return state.check(call, seat) is None
 
@@ -301,11 +322,22 @@ def replay_auction(auction: Auction) -> AuctionReplay:
     or ``+`` marker gets A305 (warning); ``*`` ("no more calls known") and
     ``+`` ("next call goes here") are not faults.
 
-    Source: Laws 18-22, 27; bridge-rules.md §2.9.
+    Accepted irregularities (:attr:`Call.irregular <handrec.model.Call.irregular>`):
+    a bid marked ``"I"`` that does not outrank the last bid is made all the
+    same, with no A301 (Law 27A1: accepted, it is treated as legal); a
+    ``"S"`` placeholder is skipped (Law 29A: the turn of a player skipped by
+    an accepted call out of rotation holds no call).  An unmarked fault next
+    to them is reported as usual.
+
+    Source: Laws 18-22, 27, 29; bridge-rules.md §2.9; PBN 2.1 §3.9.
 
     >>> r = replay_auction(Auction(Seat.NORTH, tuple(Call.parse(c) for c in "1H P X P P".split())))
     >>> r.complete, [(f.code, f.index) for f in r.faults]
     (True, [('A302', 2)])
+    >>> calls = (Call.parse("^S"), Call.parse("1D"), Call.parse("1C", irregular="I"), *[Call.parse("P")] * 3)
+    >>> r = replay_auction(Auction(Seat.NORTH, calls))
+    >>> str(r.contract), r.declarer, r.faults
+    ('1C', Seat.SOUTH, ())
     """
     dealer = auction.dealer
     state = AuctionState(dealer)
@@ -314,9 +346,12 @@ def replay_auction(auction: Auction) -> AuctionReplay:
     apply = state._apply
     namer_index: list[int | None] = [None] * 10  # index of the call that first named side/strain
     for i, call in enumerate(auction.calls):
+        irregular = call.irregular
+        if irregular == "S":
+            continue  # the turn of a skipped player: no call (Law 29A)
         seat = _SEATS[(dealer + i) & 3]
         problem = check(call, seat)
-        if problem is None:
+        if problem is None or (irregular == "I" and problem[0] == "A301"):
             apply(call, seat)
             if call.kind is _BID:
                 slot = (seat % 2) * 5 + call.strain  # type: ignore[operator]
@@ -326,9 +361,8 @@ def replay_auction(auction: Auction) -> AuctionReplay:
             faults.append(Fault(problem[0], i, tuple(problem[1].items())))
     if not state.is_complete:
         if auction.ended is None:
-            faults.append(
-                Fault("A305", len(auction.calls) - 1 if auction.calls else None, (("count", len(auction.calls)),))
-            )
+            count = sum(1 for c in auction.calls if c.irregular != "S")
+            faults.append(Fault("A305", len(auction.calls) - 1 if auction.calls else None, (("count", count),)))
         return AuctionReplay(None, False, tuple(faults))
     contract = state.contract
     if contract is None or contract.level == 0:

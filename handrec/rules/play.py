@@ -6,6 +6,12 @@ left-hand opponent (Law 41); each player follows suit when able (Law 44,
 (Law 44); the winner leads next; a claim states the total number of tricks
 declarer takes (Law 68; LIN ``mc``).
 
+Irregularities a record marks as accepted (PBN 2.1 §3.9,
+:attr:`Play.irregular <handrec.model.Play.irregular>`) are honoured: a card
+marked ``"R"`` is a revoke not corrected in time (Laws 62-64: it stands) and is
+not reported; a card marked ``"L"`` was led out of turn and the lead accepted
+(Laws 53-55): its holder led that trick and the others follow clockwise.
+
 >>> from handrec.model import Card, Contract, Deal, Seat
 >>> deal = Deal.parse("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432")
 >>> state = PlayState(deal, Contract.parse("7NT", declarer=Seat.SOUTH))
@@ -218,7 +224,18 @@ def replay_play(
     unknown card leaves its trick's winner unknown; the next trick's leader
     is then found from who holds its first known card, when the deal says.
 
-    Source: Laws 41, 44, 61, 68; bridge-rules.md §3.
+    Accepted irregularities (``play.irregular``, PBN 2.1 §3.9): a card marked
+    ``"R"`` (revoke not corrected, Laws 63-64) is no P401; a card marked
+    ``"L"`` (lead out of turn accepted, Laws 53-55) must open its trick: the
+    seat holding it (by the deal) led the trick, whoever won the previous
+    one, and an opening lead so marked is no P403.  Tricks won are counted
+    as played (any Law 64 trick transfer is left to the Result tag).
+
+    An end position (``deal`` with hands of fewer than 13 cards, PBN 2.1
+    §3.10) is replayed from its partial hands: tricks are numbered from
+    14 minus the cards per hand.
+
+    Source: Laws 41, 44, 53-55, 61-64, 68; bridge-rules.md §3.
 
     :raises ValueError: when the contract has no strain (passed out).
     """
@@ -227,10 +244,16 @@ def replay_play(
         raise ValueError("a passed-out deal has no play")
     trump = trump_strain.suit
     faults: list[Fault] = []
+    cards = play.cards
+    n = len(cards)
+    irr = play.irregular if type(play.irregular) is tuple else ()
+    if irr and len(irr) != n:  # a hand-built record: align the marks with the cards
+        irr = (irr + (None,) * n)[:n]
     declarer = contract.declarer
     expected = None if declarer is None else _SEATS[(declarer + 1) & 3]
     stated = play.leader
-    if stated is not None and expected is not None and stated != expected:
+    opening_out_of_turn = bool(irr) and irr[0] == "L"
+    if stated is not None and expected is not None and stated != expected and not opening_out_of_turn:
         faults.append(Fault("P403", None, (("value", str(stated)), ("expected", str(expected)))))
     leader = stated if stated is not None else expected
 
@@ -242,8 +265,6 @@ def replay_play(
     per_hand = dc.cards_per_hand or 13
     first_number = 14 - per_hand
 
-    cards = play.cards
-    n = len(cards)
     tricks: list[Trick] = []
     decl_won = 0
     unknown_won = 0
@@ -255,6 +276,11 @@ def replay_play(
     while i < n and trick_no < per_hand:
         chunk = cards[i : i + 4]
         lead_seat = leader
+        if irr and irr[i] == "L":
+            # Laws 53-55: a lead out of turn accepted: the card's holder led this trick
+            lead_seat = None
+            if decl_side is None and stated is not None:
+                decl_side = (stated + 3) % 2  # the stated leader is still declarer's LHO
         if lead_seat is None and any_checkable:
             for j, c in enumerate(chunk):
                 if c is not None:
@@ -268,6 +294,7 @@ def replay_play(
             # Nobody knows who led: the cards cannot be attributed to seats.
             if len(chunk) == 4:
                 unknown_won += 1
+            leader = None  # nor who leads next
             i += 4
             trick_no += 1
             continue
@@ -300,7 +327,7 @@ def replay_play(
                 continue
             if j and suit != led_suit and led_suit >= 0:
                 follow = rem & SUIT_MASKS[led_suit]  # type: ignore[operator]
-                if follow:
+                if follow and not (irr and irr[i + j] == "R"):  # ^R: an established revoke stands
                     held = " ".join(str(x) for x in _mask_cards(follow))
                     args = (
                         ("seat", str(_SEATS[seat])),

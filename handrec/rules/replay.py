@@ -33,7 +33,11 @@ class Replay:
 
     * ``contract``: from the auction when it is complete, else from the
       Contract and Declarer tags, else ``None``; ``Contract.passed_out()``
-      for a passed-out board.
+      for a passed-out board; an end position's denomination-only contract
+      (level 0 with a strain, PBN 2.1 §3.10) from its Contract tag.  Its
+      ``declarer`` is the seat that actually declared: the Declarer tag's
+      seat when the tag marks a declarer/dummy swap (``^S``, PBN 2.1 §3.9;
+      :attr:`Board.declarer_swapped <handrec.model.Board.declarer_swapped>`).
     * ``contract_source``: ``"auction"``, ``"tags"`` or ``None``.
     * ``tricks``: the replayed tricks (see :class:`Trick`).
     * ``result``: tricks taken by declarer, 0-13: from 13 played tricks,
@@ -41,7 +45,8 @@ class Replay:
       passed out.
     * ``score_ns``: duplicate score for North-South (points; 0 when passed
       out); ``None`` when contract, declarer, result or vulnerability is
-      unknown.  Vulnerability: the Vulnerable tag, else the board number's.
+      unknown, and for an end position (no level, no score).
+      Vulnerability: the Vulnerable tag, else the board number's.
     * ``diagnostics``: every fault the replay found (not the board's own
       parse diagnostics).
     """
@@ -138,6 +143,22 @@ def replay(board: Board) -> Replay:
       for a passed-out board;
     * S601/S602: Score tag vs the computed score, or unreadable.
 
+    Irregularities the record marks as accepted (PBN 2.1 §3.9) are not
+    faults: ``^I`` and ``^S`` in the auction (Laws 27A1, 29A; see
+    :func:`~handrec.rules.auction.replay_auction`), ``^R`` and ``^L`` in the
+    play (Laws 53-55, 62-64; see :func:`~handrec.rules.play.replay_play`).
+    A Declarer tag ``^S`` (declarer and dummy swapped) names the seat that
+    actually declared: it must be the partner of the auction's declarer
+    (else C502), it is the contract's declarer, and the opening leader is
+    its left-hand opponent; the declaring side, so result and score, is
+    unchanged.  With a revoke marked ``^R`` the Result tag is not compared
+    with the tricks won in play (Law 64 transfers tricks after the play,
+    Law 64C lets the Director adjust): it gives the result when present.
+
+    An end position (PBN 2.1 §3.10: Contract tag = a denomination, hands of
+    equal length under 13) is played from its partial hands; it has no
+    score, so no S601.
+
     Source: bridge-rules.md §2.9, §3, §4.7, §4.11; PBN 2.1 §3-4.
     """
     sink = _Sink(board)
@@ -191,16 +212,26 @@ def replay(board: Board) -> Replay:
     # --- contract ---------------------------------------------------------------
     tag_contract = board.contract if _valid_contract(board.contract) else None
     tag_declarer = _seat_or_none(board.declarer)
+    swapped = board.declarer_swapped is True and tag_declarer is not None
     contract: Contract | None = None
     source: str | None = None
     if ar is not None and ar.complete and ar.contract is not None:
         contract, source = ar.contract, "auction"
         a = ar.contract
+        declarer_ok = True
+        if a.level and tag_declarer is not None and a.declarer is not None:
+            # PBN 2.1 §3.9: with ^ declarer and dummy swapped; the tag names who actually declared
+            actual = a.declarer.partner if swapped else a.declarer
+            if tag_declarer != actual:
+                declarer_ok = False
+            elif swapped:
+                contract = Contract(a.level, a.strain, a.doubling, tag_declarer)
         tc = tag_contract
         if tc is not None and (tc.level, tc.strain, tc.doubling) != (a.level, a.strain, a.doubling):
             sink.tag("C501", "Contract", value=str(tag_contract), expected=str(a))
-        elif a.level and tag_declarer is not None and tag_declarer != a.declarer:
-            sink.tag("C502", "Declarer", value=str(tag_declarer), expected=str(a.declarer), strain=str(a.strain))
+        elif not declarer_ok:
+            value = f"^{tag_declarer}" if swapped else str(tag_declarer)
+            sink.tag("C502", "Declarer", value=value, expected=str(a.declarer), strain=str(a.strain))
     elif tag_contract is not None:
         source = "tags"
         if tag_contract.level == 0 and tag_contract.strain is None:
@@ -244,7 +275,11 @@ def replay(board: Board) -> Replay:
         sink.tag("C505", "Result", value=tag_result)
         tag_result = None
     if play_result is not None and tag_result is not None and play_result != tag_result:
-        sink.tag("C503", "Result", value=tag_result, expected=play_result)
+        marks = play.irregular  # type: ignore[union-attr]
+        if type(marks) is tuple and "R" in marks:
+            play_result = tag_result  # an established revoke: Law 64 trick transfers (see above)
+        else:
+            sink.tag("C503", "Result", value=tag_result, expected=play_result)
     result = None if passed_out else (play_result if play_result is not None else tag_result)
 
     # --- score (Law 77) -----------------------------------------------------------

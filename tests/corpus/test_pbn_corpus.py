@@ -164,8 +164,11 @@ def test_reference_irregularities_and_layouts(corpus_dir: Path) -> None:
     boards, _ = read(corpus_dir, "pbn10_reference_correct_latin1.pbn")
     assert boards[0].play is not None and str(boards[0].play).startswith("SK H3 S4 S3 C2 C6 CK C5")
     illegal = boards[2]
-    assert illegal.declarer is Seat.SOUTH and illegal.result == 5
+    assert illegal.declarer is Seat.SOUTH and illegal.result == 5 and illegal.declarer_swapped  # ^S
     assert illegal.play is not None and str(illegal.play).split()[4:8] == ["CK", "C5", "C2", "S5"]
+    assert illegal.play.irregular[4:8] == ("L", None, None, "R")  # ^L CK, ^R S5
+    assert illegal.auction is not None and str(illegal.auction).startswith("^S 1D 1C 4S 3NT ^S ^S X 5H X")
+    assert [c.irregular for c in illegal.auction.calls[:5]] == ["S", None, "I", None, "I"]
     assert boards[3].tag("South", "").startswith(" \xa0 \xa1")
     assert boards[3].tag("East") == '\\"\\""\\  \\a'
     assert [b.tag("Event") for b in boards[19:23]] == [

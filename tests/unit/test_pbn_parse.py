@@ -367,6 +367,10 @@ def test_contract_and_declarer() -> None:
     assert b.declarer is Seat.SOUTH and b.diagnostics == ()
     passed = one('[Contract "Pass"]\n[Declarer ""]').contract
     assert passed is not None and passed.is_passed_out
+    end = one('[Contract "H"]\n[Declarer "S"]')  # an end position's denomination (PBN 2.1 §3.10)
+    assert end.contract == Contract(0, Strain.HEARTS, Doubling.UNDOUBLED, Seat.SOUTH) and end.diagnostics == ()
+    assert end.contract.is_end_position and not end.contract.is_passed_out  # type: ignore[union-attr]
+    assert not end.declarer_swapped and one('[Declarer "^S"]').declarer_swapped
 
 
 @pytest.mark.parametrize(("value", "read"), [("3N", "3NT"), ("5Cx", "5CX"), ("4Sxx", "4SXX")])
@@ -498,7 +502,10 @@ def test_bad_call_is_a306_and_skipped() -> None:
 
 def test_irregularities_in_the_auction() -> None:
     b = one('[Dealer "N"]\n[Auction "W"]\n- ^S 1D ^I 1C\nAP')
-    assert calls(b) == ["Pass", "1D", "1C", "Pass", "Pass", "Pass"]
+    # ^S is kept as a placeholder (no call) so that the rotation stays right; ^I marks 1C
+    assert calls(b) == ["^S", "1D", "1C", "Pass", "Pass", "Pass"]
+    assert b.auction is not None and [c.irregular for c in b.auction.calls] == ["S", None, "I", None, None, None]
+    assert b.auction.calls[0].is_skipped and b.auction.calls[0].span == Span(3, 3)
     assert b.diagnostics == ()
 
 
@@ -541,6 +548,11 @@ def test_lead_out_of_turn_sets_the_trick_leader() -> None:
     text += '[Declarer "S"]\n[Contract "5HX"]\n[Play "W"]\nSK H3 S4 S3\nC5 C2 ^R S5 ^L CK\nS2 H6 ^R C6 S7\n*'
     b = one(text)
     assert cards(b) == "SK H3 S4 S3 CK C5 C2 S5 S7 S2 H6 C6".split()
+    assert b.play is not None and b.play.irregular == (None,) * 4 + ("L", None, None, "R", None, None, None, "R")
+    plain = one(text.replace("^R ", "").replace("^L ", ""))
+    assert plain.play is not None and plain.play.irregular == ()  # no marks: ()
+    dangling = one('[Contract "5HX"]\n[Play "W"]\nSK H3 S4 S3 ^L\n*')
+    assert diags(dangling) == [("P406", 3, 13)]  # a mark with no card after it
 
 
 def test_trump_from_the_auction_when_there_is_no_contract() -> None:
