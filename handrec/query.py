@@ -36,7 +36,7 @@ def _bridge_score(contract: str | None, declarer: str | None, vulnerable: str | 
         c = Contract.parse(contract)
         if c.is_passed_out:
             return 0
-        if declarer is None or tricks is None:
+        if c.is_end_position or declarer is None or tricks is None:
             return None
         c = Contract(c.level, c.strain, c.doubling, Seat.parse(declarer))
         return score_ns(c, Vulnerability.parse(vulnerable), int(tricks))

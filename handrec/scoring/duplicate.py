@@ -96,7 +96,8 @@ def duplicate_score(contract: Contract, vulnerable: bool, tricks: int) -> int:
 
     Source: Law 77; bridge-rules.md §4.7.
 
-    :raises ValueError: for tricks outside 0-13 or a malformed contract.
+    :raises ValueError: for tricks outside 0-13, a malformed contract, or an
+        end position (PBN 2.1 §3.10: no score).
 
     >>> duplicate_score(Contract.parse("4HX"), True, 10)
     790
@@ -108,6 +109,8 @@ def duplicate_score(contract: Contract, vulnerable: bool, tricks: int) -> int:
     if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= 13:
         raise ValueError(f"tricks must be 0-13, not {tricks!r}")
     level = contract.level
+    if contract.is_end_position:
+        raise ValueError(f"an end position ({contract}) has no duplicate score")
     if level == 0:
         return 0
     strain, dbl = contract.strain, contract.doubling
@@ -139,8 +142,8 @@ def score_ns(contract: Contract, vulnerability: Vulnerability, tricks: int) -> i
     Source: Law 77; bridge-rules.md §4.7 ("N-S and E-W scores are equal and
     opposite").
 
-    :raises ValueError: when the declarer is missing, or as
-        :func:`duplicate_score`.
+    :raises ValueError: when the declarer is missing, for an end position
+        (PBN 2.1 §3.10), or as :func:`duplicate_score`.
 
     >>> from handrec.model import Seat
     >>> score_ns(Contract.parse("4S", declarer=Seat.NORTH), Vulnerability.EW, 10)
@@ -148,8 +151,10 @@ def score_ns(contract: Contract, vulnerability: Vulnerability, tricks: int) -> i
     >>> score_ns(Contract.parse("4S", declarer=Seat.WEST), Vulnerability.EW, 9)
     100
     """
-    if contract.level == 0:
+    if contract.is_passed_out:
         return 0
+    if contract.is_end_position:
+        raise ValueError(f"an end position ({contract}) has no duplicate score")
     declarer = contract.declarer
     if declarer is None:
         raise ValueError(f"contract {contract} has no declarer")
