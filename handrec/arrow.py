@@ -6,7 +6,12 @@ Tables (one Arrow schema each, :data:`SCHEMAS`):
 * ``calls``: one row per call, ``plays``: one row per card played,
 * ``diagnostics``: one row per diagnostic (file-level ones have a null
   ``board_id``),
-* ``files``: one row per input file, with the counts that must add up.
+* ``files``: one row per input (file, compressed file or archive member,
+  including those not read), with the counts that must add up:
+  ``boards`` read from it and ``boards_written`` to ``boards`` (equal),
+  ``errors``/``warnings`` (its rows in ``diagnostics``), ``status``
+  (``ok``, ``unreadable``, ``skipped``, ``unchanged``), ``sha256`` of its
+  bytes (decompressed; null when not read to the end) and ``bytes``.
 
 Rows of one board share ``board_id`` (0-based, in reading order).  The
 schema version is :data:`SCHEMA_VERSION`, written into each Parquet
@@ -27,7 +32,7 @@ from handrec.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row"]
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 _str = pa.string()
 _i16 = pa.int16()
@@ -112,6 +117,10 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("boards", _i32),
             ("errors", _i32),
             ("warnings", _i32),
+            ("boards_written", _i32),
+            ("status", _str),
+            ("sha256", _str),
+            ("bytes", _i64),
         ]
     ),
 }
@@ -252,10 +261,33 @@ class TableBuffers:
             },
         )
 
-    def add_file(self, path: str, fmt: str | None, boards: int, errors: int, warnings: int) -> None:
-        """Append one ``files`` row."""
+    def add_file(
+        self,
+        path: str,
+        fmt: str | None,
+        boards: int,
+        errors: int,
+        warnings: int,
+        *,
+        boards_written: int | None = None,
+        status: str = "ok",
+        sha256: str | None = None,
+        nbytes: int | None = None,
+    ) -> None:
+        """Append one ``files`` row (``boards_written`` defaults to ``boards``)."""
         self._append(
-            "files", {"source_file": path, "format": fmt, "boards": boards, "errors": errors, "warnings": warnings}
+            "files",
+            {
+                "source_file": path,
+                "format": fmt,
+                "boards": boards,
+                "errors": errors,
+                "warnings": warnings,
+                "boards_written": boards if boards_written is None else boards_written,
+                "status": status,
+                "sha256": sha256,
+                "bytes": nbytes,
+            },
         )
 
     def take(self, table: str) -> pa.RecordBatch:

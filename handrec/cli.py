@@ -8,6 +8,7 @@ found, 2 when an input could not be read or the usage is wrong.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import os
 import sys
@@ -18,7 +19,7 @@ from typing import Annotated
 import typer
 
 from handrec import __version__
-from handrec.diagnostics import Severity
+from handrec.diagnostics import CODES, Severity
 
 app = typer.Typer(
     name="handrec",
@@ -68,6 +69,9 @@ def validate(
     format: Annotated[DiagFormat, typer.Option("--format", "-f", help="Output format.")] = DiagFormat.text,
     warnings: Annotated[bool, typer.Option("--warnings/--no-warnings", help="Show warnings.")] = True,
     info: Annotated[bool, typer.Option("--info", help="Also show notes (severity info), e.g. partial deals.")] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Also report what the standard lets readers skip (unknown tags and commands).")
+    ] = False,
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
 
@@ -85,6 +89,10 @@ def validate(
 
     def emit(d) -> None:
         nonlocal errors, warns, unreadable
+        if CODES[d.code].strict:
+            if not strict:
+                return
+            d = dataclasses.replace(d, severity=max(d.severity, Severity.WARNING))
         if d.severity is Severity.ERROR:
             errors += 1
         elif d.severity is Severity.WARNING:
@@ -124,50 +132,93 @@ def validate(
 def convert(
     paths: PathsArg,
     output: Annotated[Path, typer.Option("--output", "-o", help="Dataset folder to write (created if needed).")],
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue an interrupted run from its work folder (DIR/.handrec-work).")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Re-read every input, also those unchanged since DIR was written.")
+    ] = False,
+    max_member_size: Annotated[
+        str, typer.Option("--max-member-size", help="Largest archive member or compressed file, decompressed.")
+    ] = "1G",
+    max_archive_size: Annotated[
+        str, typer.Option("--max-archive-size", help="Largest archive, all members decompressed.")
+    ] = "4G",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
-    """Convert PBN and LIN files to a Parquet dataset (boards, calls, plays, diagnostics, files)."""
+    """Convert PBN and LIN files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
+
+    Tables: boards, calls, plays, diagnostics, files.  Inputs unchanged since
+    DIR was written keep their rows without being read again.
+    """
+    import time
+
+    from handrec.io import Limits, parse_size
+    from handrec.store import ConvertProgress
     from handrec.store import convert as do_convert
 
-    progress = None
-    task = None
-    if not quiet and sys.stderr.isatty():
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    try:
+        limits = Limits(member_bytes=parse_size(max_member_size), archive_bytes=parse_size(max_archive_size))
+    except ValueError as e:
+        typer.echo(f"handrec: {e}", err=True)
+        raise typer.Exit(2) from None
+    show = not quiet and sys.stderr.isatty()
+    bar: dict = {}
+    started = time.monotonic()
 
-        progress = Progress(
-            TextColumn("[bold]converting"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("files, {task.fields[boards]} boards"),
-            TimeElapsedColumn(),
-            transient=True,
-        )
-        progress.start()
-        task = progress.add_task("convert", total=None, boards=0)
+    def on_progress(p: ConvertProgress) -> None:
+        if not show:
+            return
+        if not bar:  # started only now: the worker processes exist, so no thread is forked
+            from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-    def on_progress(path: str, n: int) -> None:
-        if progress is not None:
-            progress.update(task, advance=1, boards=n)
+            progress = Progress(
+                TextColumn("[bold]converting"),
+                BarColumn(),
+                DownloadColumn(),
+                TextColumn("{task.fields[files]} files, {task.fields[boards]} boards, {task.fields[rate]} boards/s"),
+                TimeRemainingColumn(),
+                transient=True,
+            )
+            progress.start()
+            bar["progress"] = progress
+            bar["task"] = progress.add_task("convert", total=p.bytes_total or None, files=0, boards=0, rate=0)
+        rate = round(p.boards / max(time.monotonic() - started, 1e-3))
+        bar["progress"].update(bar["task"], completed=p.bytes_done, files=p.files, boards=p.boards, rate=rate)
+
+    def stop() -> None:
+        if bar:
+            bar["progress"].stop()
 
     try:
-        summary = do_convert(paths, output, on_progress=on_progress)
+        summary = do_convert(
+            paths, output, jobs=jobs, resume=resume, force=force, limits=limits, on_progress=on_progress
+        )
     except OSError as e:
-        if progress:
-            progress.stop()
+        stop()
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None
-    if progress:
-        progress.stop()
+    except KeyboardInterrupt:
+        stop()
+        typer.echo("handrec: interrupted; run the same command with --resume to continue", err=True)
+        raise typer.Exit(130) from None
+    stop()
     if not quiet:
+        extra = [f"{n} {what}" for n, what in ((summary.unchanged, "unchanged"), (summary.resumed, "resumed")) if n]
         typer.echo(
-            f"{summary.files} files, {summary.boards} boards, {summary.errors} errors, "
-            f"{summary.warnings} warnings -> {output}",
+            f"{summary.files} files{' (' + ', '.join(extra) + ')' if extra else ''}, {summary.boards} boards, "
+            f"{summary.errors} errors, {summary.warnings} warnings -> {output}",
             err=True,
         )
+    refused = ("F008", "F009", "F010")
     for d in summary.diagnostics:
-        if _unreadable(d.code):
+        if _unreadable(d.code) or d.code in refused:
             typer.echo(str(d), err=True)
-    raise typer.Exit(2 if summary.unreadable or any(_unreadable(d.code) for d in summary.diagnostics) else 0)
+    bad = summary.unreadable or any(_unreadable(d.code) or d.code in ("F008", "F010") for d in summary.diagnostics)
+    raise typer.Exit(2 if bad else 0)
 
 
 @app.command()

@@ -40,6 +40,9 @@ class Code:
     """A registered diagnostic code: its severity, title and message template.
 
     ``source`` names the rule: a Law, a PBN section or a spec section.
+    ``strict`` codes report what the standard allows readers to skip (an
+    unknown tag, an unknown LIN command): ``handrec validate`` shows them
+    only under ``--strict``, where they count as warnings.
     """
 
     code: str
@@ -47,10 +50,11 @@ class Code:
     title: str
     template: str
     source: str
+    strict: bool = False
 
 
-def _c(code: str, sev: Severity, title: str, template: str, source: str) -> Code:
-    return Code(code, sev, title, template, source)
+def _c(code: str, sev: Severity, title: str, template: str, source: str, strict: bool = False) -> Code:
+    return Code(code, sev, title, template, source, strict)
 
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -66,7 +70,12 @@ CODES: dict[str, Code] = {
         _c("F004", E, "unknown format", "not PBN or LIN: {reason}", "handrec"),
         _c("F005", E, "unterminated comment", "brace comment not closed before end of file", "PBN 2.1 §3.8"),
         _c("F006", W, "unknown token", "unknown token {token!r} ignored", "PBN 2.1 §3.5"),
-        _c("F007", W, "unknown LIN command", "unknown LIN command {command!r} kept", "lin.md §3"),
+        _c("F007", I, "unknown LIN command", "unknown LIN command {command!r} kept", "lin.md §3", strict=True),
+        _c("F008", E, "unsafe archive member", "archive member {member!r} refused: {reason}", "handrec (archives)"),
+        _c("F009", W, "archive entry skipped", "archive entry {member!r} skipped: {reason}", "handrec (archives)"),
+        _c("F010", E, "size limit exceeded", "{what} exceeds the size limit of {limit} bytes: {action}", "handrec (archives)"),
+        _c("F011", W, "stray pipe", "stray {token!r} ignored", "lin.md §1, §10"),
+        _c("F012", I, "LIN undo", "{command!r} takes back {what}", "lin.md §3"),
         # --- tags and values -------------------------------------------------
         _c("T101", E, "bad tag value", "{tag} value {value!r} is not valid: {reason}", "PBN 2.1 §3.4"),
         _c("T102", W, "repeated tag", "tag {tag} repeated; the first value is kept", "PBN 2.1 §3.3"),
@@ -103,6 +112,7 @@ CODES: dict[str, Code] = {
         _c("C503", E, "result disagrees with play", "Result {value} but declarer took {expected} tricks in the play", "Law 79; PBN 2.1 §3.4.15"),
         _c("C504", E, "impossible result", "Result {value} is not a number of tricks from 0 to 13", "PBN 2.1 §3.4.15"),
         _c("C505", E, "result for a passed-out board", "Result {value} given for a passed-out board", "PBN 2.1 §3.4.15"),
+        _c("C506", E, "rs result disagrees with the table", "rs result {value!r} but the auction and play give {expected!r}", "lin.md §7; Laws 22, 79"),
         # --- score -----------------------------------------------------------
         _c("S601", E, "score disagrees", "Score {value} but {contract} by {declarer} taking {tricks} tricks scores {expected}", "Law 77; bridge-rules.md §4"),
         _c("S602", E, "bad score value", "Score value {value!r} cannot be read", "PBN 2.1 §4.2"),

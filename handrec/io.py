@@ -1,10 +1,31 @@
-"""Bytes to text lines: finding input files, decoding, sniffing PBN vs LIN.
+"""Bytes to text lines: finding inputs in files, folders and archives; decoding; sniffing PBN vs LIN.
 
 This module knows nothing of bridge.  It turns paths into :class:`Input`
 objects whose :meth:`Input.lines` streams decoded text lines, one at a time,
 so that a file is never held whole in memory.
 
-Decoding follows pbn.md §1 and §18: a UTF-8 byte-order mark is stripped;
+**Inputs.**  A path may be a file, a folder (searched recursively, sorted,
+hidden entries skipped) or an archive: zip, tar, tar.gz / tar.bz2 / tar.xz,
+and a single file compressed with gzip, bzip2 or xz.  Archives and
+compression are recognised by content (magic bytes), PBN and LIN by
+:func:`sniff`, never by extension alone.  Archive members are streamed with
+:mod:`zipfile` and :mod:`tarfile` (``mode="r|*"``, one pass) and never
+unpacked to disk; archives inside archives are not opened.  A member's
+display path is ``archive.zip!inner/path.pbn`` (the archive's display path,
+``!``, the member name without a leading ``./``); diagnostics and the
+``files`` table key on it.
+
+**Archive safety.**  A member whose name is absolute or contains ``..`` is
+refused (F008) -- handrec never writes members anywhere, but such a name is a
+sign of a hostile archive; links, devices and FIFOs are skipped (F009); size
+limits (:class:`Limits`: 1 GiB per member or compressed file decompressed,
+4 GiB per archive by default) stop a compression bomb (F010): a member
+whose declared size is over the member limit is not read, an archive whose
+members add up to more than the archive limit is not read further, and a
+compressed file (which declares no size) stops being read at the member
+limit.
+
+**Decoding** follows pbn.md §1 and §18: a UTF-8 byte-order mark is stripped;
 each line is decoded as UTF-8, and a line that is not valid UTF-8 is decoded
 as ISO-8859-1 (PBN's own character set) with one F002 warning per file.
 Line ends CR LF, LF and a lone CR are all accepted.
@@ -12,27 +33,123 @@ Line ends CR LF, LF and a lone CR are all accepted.
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import hashlib
+import io
+import lzma
 import os
 import re
-from collections.abc import Iterable, Iterator
+import stat
+import tarfile
+import zipfile
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, BinaryIO, Protocol
 
 from handrec.diagnostics import Diagnostic, make
 from handrec.model import Span
 
-__all__ = ["Input", "iter_inputs", "sniff", "decode_lines", "InputError"]
+__all__ = [
+    "Input",
+    "InputError",
+    "Limits",
+    "FileSource",
+    "ZipSource",
+    "TarSource",
+    "iter_inputs",
+    "iter_entries",
+    "sniff",
+    "decode_lines",
+    "total_bytes",
+    "parse_size",
+]
 
 #: How many bytes :func:`sniff` looks at.
 SNIFF_BYTES = 16384
+#: Read size when streaming an input (bytes).
+CHUNK_BYTES = 1 << 20
 
 _PBN_TAG = re.compile(rb'^[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"', re.M)
 _LIN_START = re.compile(rb"\A\s*[A-Za-z]{2}\|")
 _LIN_URL = re.compile(rb"[?&]lin=\s*[A-Za-z]{2}(?:\||%7C)", re.I)
 
+#: Exceptions that reading a damaged file, compressed stream or archive can raise.
+_READ_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    EOFError,
+    zlib.error,
+    lzma.LZMAError,
+    zipfile.BadZipFile,
+    tarfile.TarError,
+    RuntimeError,  # zipfile: encrypted member
+    NotImplementedError,  # zipfile: unsupported compression method
+    ValueError,  # zipfile/tarfile: malformed headers
+)
+
 
 class InputError(OSError):
-    """An input path cannot be read (missing, a folder given as a file, no permission)."""
+    """An input path cannot be read (missing, a folder given as a file, no permission, damaged)."""
+
+
+class SizeLimitError(InputError):
+    """Reading an input went over :attr:`Limits.member_bytes` (reported as F010)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Size limits for compressed inputs and archives, in bytes (decompressed).
+
+    ``member_bytes``: one archive member or one compressed file;
+    ``archive_bytes``: all regular members of one archive together;
+    ``inline_bytes``: tar members up to this size are read into memory when
+    listed (so they can be read again, or sent to a worker process); larger
+    ones are read from the archive stream.
+    """
+
+    member_bytes: int = 1 << 30
+    archive_bytes: int = 4 << 30
+    inline_bytes: int = 8 << 20
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True, slots=True)
+class FileSource:
+    """A file on disk; ``compression`` is ``None``, ``"gzip"``, ``"bz2"`` or ``"xz"``."""
+
+    path: str
+    compression: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ZipSource:
+    """A member of a zip archive: archive path on disk, member name as stored, declared size."""
+
+    archive: str
+    member: str
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class TarSource:
+    """A member of a tar archive (maybe compressed).
+
+    ``data`` holds the member's bytes when it is at most
+    :attr:`Limits.inline_bytes`; otherwise the member is read from the
+    archive stream (or, if that has moved on, by reopening the archive).
+    """
+
+    archive: str
+    member: str
+    size: int
+    data: bytes | None = field(default=None, repr=False)
+
+
+Source = FileSource | ZipSource | TarSource
 
 
 def sniff(head: bytes, name: str = "") -> str | None:
@@ -110,78 +227,647 @@ def decode_lines(stream: Iterable[bytes], path: str, diagnostics: list[Diagnosti
                 yield part.decode("latin-1")
 
 
+class _Readable(Protocol):
+    def read(self, n: int = -1, /) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+class _Stream:
+    """A readable made of some bytes already read (``head``) and the rest of a stream.
+
+    Closing it closes ``rest`` and every object in ``owners`` (an archive
+    reopened just for this member).
+    """
+
+    def __init__(self, head: bytes, rest: _Readable | None, owners: tuple[Any, ...] = ()) -> None:
+        self._head = memoryview(head)
+        self._rest = rest
+        self._owners = owners
+
+    def read(self, n: int = -1, /) -> bytes:
+        if self._head:
+            if n < 0 or n >= len(self._head):
+                out = bytes(self._head)
+                self._head = memoryview(b"")
+                if self._rest is not None and (n < 0 or n > len(out)):
+                    out += self._rest.read(-1 if n < 0 else n - len(out))
+                return out
+            out = bytes(self._head[:n])
+            self._head = self._head[n:]
+            return out
+        return self._rest.read(n) if self._rest is not None else b""
+
+    def close(self) -> None:
+        if self._rest is not None:
+            self._rest.close()
+        for o in self._owners:
+            o.close()
+
+    def __enter__(self) -> _Stream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _TarCursor:
+    """Where a streaming tar reader is: ``token`` changes each time it moves to the next member."""
+
+    __slots__ = ("token",)
+
+    def __init__(self) -> None:
+        self.token = 0
+
+
 @dataclass
 class Input:
-    """One input file to read.
+    """One input to read: a file, a compressed file, or an archive member.
 
-    ``path`` is shown in diagnostics; ``format`` is ``"pbn"``, ``"lin"`` or
-    ``None`` (not a bridge file); ``diagnostics`` collects file-level
-    faults found while reading (decoding, unreadable file).
+    ``path`` is shown in diagnostics (``archive.zip!inner/x.pbn`` for a
+    member); ``format`` is ``"pbn"``, ``"lin"`` or ``None`` (not a bridge
+    file); ``diagnostics`` collects file-level faults found while reading
+    (decoding F002, size limit F010).  ``source`` says where the bytes are
+    (picklable: an input can be read in another process); ``opener``, when
+    given, overrides it.  ``size`` is the input's share of the bytes on disk
+    (file size; compressed size of a member), for progress.  After a
+    complete read by :meth:`lines`, ``sha256`` is the hex SHA-256 of the
+    input's bytes (decompressed) and ``nbytes`` their count; ``sha256``
+    stays ``None`` when the read stopped early.
     """
 
     path: str
     format: str | None
-    opener: object = field(repr=False, default=None)
+    opener: Callable[[], BinaryIO] | None = field(repr=False, default=None)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    source: Source | None = None
+    size: int = 0
+    limits: Limits = DEFAULT_LIMITS
+    sha256: str | None = None
+    nbytes: int = 0
+    _live: tuple[_TarCursor, int, bytes, _Readable] | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_live"] = None  # an open archive stream stays in its process
+        return state
+
+    @property
+    def picklable(self) -> bool:
+        """Whether this input can be read in another process (no open stream, no custom opener)."""
+        if self.opener is not None:
+            return False
+        return not (isinstance(self.source, TarSource) and self.source.data is None)
+
+    def open(self) -> _Readable:
+        """A binary stream of the input's bytes, decompressed.
+
+        :raises OSError: (or another of the archive modules' errors) when it
+            cannot be opened.
+        """
+        if self.opener is not None:
+            return self.opener()
+        src = self.source
+        if isinstance(src, FileSource):
+            if src.compression is None:
+                return open(src.path, "rb")
+            return _decompressor(src.compression, src.path)
+        if isinstance(src, ZipSource):
+            return _zipfile(src.archive).open(src.member)
+        if isinstance(src, TarSource):
+            if src.data is not None:
+                return _Stream(src.data, None)
+            live, self._live = self._live, None
+            if live is not None and live[0].token == live[1]:
+                return _Stream(live[2], live[3])
+            tf = tarfile.open(src.archive, "r:*")  # the stream has moved on: reopen (random access)
+            try:
+                f = tf.extractfile(src.member)
+                if f is None:
+                    raise InputError(f"{self.path}: no longer a regular file")
+            except BaseException:
+                tf.close()
+                raise
+            return _Stream(b"", f, (tf,))
+        raise InputError(f"{self.path}: nothing to read")
 
     def lines(self) -> Iterator[str]:
-        """Stream the decoded lines (see :func:`decode_lines`).
+        """Stream the decoded lines (see :func:`decode_lines`); set ``sha256`` and ``nbytes`` at the end.
 
-        :raises InputError: when the file cannot be opened or read.
+        Going over :attr:`Limits.member_bytes` (a compressed file or
+        member) stops the reading with an F010 error in ``diagnostics``.
+
+        :raises InputError: when the input cannot be opened or read.
         """
+        self.sha256 = None
         try:
-            stream = self.opener()  # type: ignore[operator]
-        except OSError as e:
-            raise InputError(f"{self.path}: {e.strerror or e}") from e
-        with stream:
-            try:
-                yield from decode_lines(stream, self.path, self.diagnostics)
-            except OSError as e:
-                raise InputError(f"{self.path}: {e.strerror or e}") from e
+            stream = self.open()
+        except _READ_ERRORS as e:
+            raise InputError(f"{self.path}: {_reason(e)}") from e
+        hasher = hashlib.sha256()
+        counter = [0]
+        limit = self.limits.member_bytes if self._limited else None
+        try:
+            yield from decode_lines(_raw_lines(stream, limit, hasher, counter), self.path, self.diagnostics)
+        except SizeLimitError:
+            self.diagnostics.append(
+                make(
+                    "F010", None, None, path=self.path, what="decompressed input", limit=limit, action="reading stopped"
+                )
+            )
+            return
+        except _READ_ERRORS as e:
+            raise InputError(f"{self.path}: {_reason(e)}") from e
+        finally:
+            stream.close()
+        self.sha256 = hasher.hexdigest()
+        self.nbytes = counter[0]
+
+    def content_hash(self) -> str | None:
+        """The hex SHA-256 of the input's bytes (decompressed), by one extra read; ``None`` if unreadable.
+
+        Reads at most :attr:`Limits.member_bytes` for a compressed file or
+        member (over it: ``None``).
+        """
+        src = self.source
+        if isinstance(src, TarSource) and src.data is not None:
+            return hashlib.sha256(src.data).hexdigest()
+        if self._live is not None:
+            return None  # an archive stream can be read only once: keep it for the parse
+        limit = self.limits.member_bytes if self._limited else None
+        hasher = hashlib.sha256()
+        try:
+            with _closing(self.open()) as f:
+                n = 0
+                while chunk := f.read(CHUNK_BYTES):
+                    n += len(chunk)
+                    if limit is not None and n > limit:
+                        return None
+                    hasher.update(chunk)
+        except _READ_ERRORS:
+            return None
+        return hasher.hexdigest()
+
+    @property
+    def _limited(self) -> bool:
+        src = self.source
+        return isinstance(src, (ZipSource, TarSource)) or (isinstance(src, FileSource) and src.compression is not None)
 
 
-def _file_input(p: Path, display: str) -> Input:
-    with open(p, "rb") as f:
-        head = f.read(SNIFF_BYTES)
-    return Input(display, sniff(head, p.name), opener=lambda: open(p, "rb"))
+class _closing:
+    def __init__(self, f: _Readable) -> None:
+        self.f = f
+
+    def __enter__(self) -> _Readable:
+        return self.f
+
+    def __exit__(self, *exc: object) -> None:
+        self.f.close()
 
 
-def iter_inputs(paths: Iterable[str | os.PathLike[str]], errors: list[Diagnostic] | None = None) -> Iterator[Input]:
-    """Expand files and folders (recursively, sorted, hidden entries skipped) into inputs.
+def _raw_lines(stream: _Readable, limit: int | None, hasher: Any, counter: list[int]) -> Iterator[bytes]:
+    """Split a binary stream into lines ending in ``\\n`` (the last may not), reading in chunks.
 
-    A file named explicitly is always yielded (its ``format`` may be
-    ``None``: the caller reports it); inside folders only files that sniff
-    as PBN or LIN are yielded.  A path that cannot be read becomes an F001
-    diagnostic appended to ``errors`` (or raises :class:`InputError` when
-    ``errors`` is ``None``).
+    Hashes every byte into ``hasher`` and counts them in ``counter[0]``.
+
+    :raises SizeLimitError: once more than ``limit`` bytes were read.
+    """
+    pending: list[bytes] = []
+    total = 0
+    while chunk := stream.read(CHUNK_BYTES):
+        total += len(chunk)
+        if limit is not None and total > limit:
+            raise SizeLimitError(f"more than {limit} bytes")
+        hasher.update(chunk)
+        last = chunk.rfind(b"\n")
+        if last < 0:
+            pending.append(chunk)  # a long line: keep the pieces, join once
+            continue
+        if pending:
+            pending.append(chunk[: last + 1])
+            yield from io.BytesIO(b"".join(pending))
+            pending.clear()
+        else:
+            yield from io.BytesIO(chunk[: last + 1] if last + 1 < len(chunk) else chunk)
+        if last + 1 < len(chunk):
+            pending.append(chunk[last + 1 :])
+    counter[0] = total
+    if pending:
+        yield b"".join(pending)
+
+
+def _decompressor(kind: str, path: str) -> _Readable:
+    if kind == "gzip":
+        return gzip.open(path, "rb")
+    if kind == "bz2":
+        return bz2.open(path, "rb")
+    return lzma.open(path, "rb")
+
+
+# --- zip files, cached per process -------------------------------------------------------
+
+_ZIPS: dict[str, tuple[int, tuple[int, int], zipfile.ZipFile]] = {}
+
+
+def _zipfile(path: str) -> zipfile.ZipFile:
+    """An open :class:`zipfile.ZipFile`, kept per process (its central directory is read once).
+
+    Keyed on the file's size and mtime; a copy inherited across ``fork`` is
+    never used (it would share the file offset with the parent).
+    """
+    st = os.stat(path)
+    key = (st.st_size, st.st_mtime_ns)
+    pid = os.getpid()
+    hit = _ZIPS.get(path)
+    if hit is not None:
+        if hit[0] == pid and hit[1] == key:
+            return hit[2]
+        del _ZIPS[path]
+        if hit[0] == pid:
+            hit[2].close()
+    while len(_ZIPS) >= 4:  # keep a few: the oldest goes
+        oldest = next(iter(_ZIPS))
+        opid, _, ozf = _ZIPS.pop(oldest)
+        if opid == pid:
+            ozf.close()
+    zf = zipfile.ZipFile(path)
+    _ZIPS[path] = (pid, key, zf)
+    return zf
+
+
+def close_archives() -> None:
+    """Close the zip files this process keeps open (see :func:`_zipfile`)."""
+    pid = os.getpid()
+    for opid, _, zf in _ZIPS.values():
+        if opid == pid:
+            zf.close()
+    _ZIPS.clear()
+
+
+# --- finding inputs ------------------------------------------------------------------------
+
+
+def _magic(head: bytes) -> str:
+    """The container kind of a file from its first bytes: zip, tar, gzip, bz2, xz or plain."""
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "zip"
+    if head.startswith(b"\x1f\x8b"):
+        return "gzip"
+    if head.startswith(b"BZh") and len(head) > 3 and head[3:4].isdigit():
+        return "bz2"
+    if head.startswith(b"\xfd7zXZ\x00"):
+        return "xz"
+    if _is_tar(head):
+        return "tar"
+    return "plain"
+
+
+def _is_tar(head: bytes) -> bool:
+    return head[257:262] == b"ustar"
+
+
+_COMPRESSED_SUFFIXES = (".gz", ".gzip", ".bz2", ".xz")
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return str(e) or type(e).__name__
+
+
+def _f001(path: str, e: BaseException | str) -> Diagnostic:
+    return make("F001", None, None, path=path, reason=e if isinstance(e, str) else _reason(e))
+
+
+def _member_name(name: str) -> str:
+    """A member name for display: ``/`` separators, no ``./`` components."""
+    parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
+    return "/".join(parts)
+
+
+def _unsafe(name: str) -> str | None:
+    """Why a member name is refused (absolute, drive letter, ``..``), or ``None``."""
+    n = name.replace("\\", "/")
+    if n.startswith("/") or re.match(r"[A-Za-z]:", n):
+        return "absolute path"
+    if ".." in n.split("/"):
+        return "'..' in path"
+    return None
+
+
+def _hidden(name: str) -> bool:
+    return any(p.startswith(".") for p in _member_name(name).split("/"))
+
+
+_KINDS = {
+    stat.S_IFLNK: "symbolic link",
+    stat.S_IFCHR: "character device",
+    stat.S_IFBLK: "block device",
+    stat.S_IFIFO: "FIFO",
+    stat.S_IFSOCK: "socket",
+}
+
+
+def _zip_kind(info: zipfile.ZipInfo) -> str | None:
+    """``None`` for a regular member, else what it is (from the Unix mode bits, when stored)."""
+    mode = info.external_attr >> 16
+    if info.create_system == 3 and mode and stat.S_IFMT(mode) not in (stat.S_IFREG, 0):
+        return _KINDS.get(stat.S_IFMT(mode), "special file")
+    return None
+
+
+def _tar_kind(info: tarfile.TarInfo) -> str | None:
+    if info.isreg():
+        return None
+    if info.issym():
+        return "symbolic link"
+    if info.islnk():
+        return "hard link"
+    if info.ischr():
+        return "character device"
+    if info.isblk():
+        return "block device"
+    if info.isfifo():
+        return "FIFO"
+    return "special entry"
+
+
+class _ArchiveBudget:
+    """Checks each member's declared size against :class:`Limits`; returns the diagnostic to report."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.total = 0
+
+    def check(self, display: str, archive: str, size: int) -> tuple[Diagnostic | None, bool]:
+        """(diagnostic or None, stop the archive?) for a member of ``size`` bytes."""
+        self.total += size
+        if self.total > self.limits.archive_bytes:
+            d = make(
+                "F010",
+                None,
+                None,
+                path=display,
+                what=f"archive {archive}",
+                limit=self.limits.archive_bytes,
+                action="this and later members not read",
+            )
+            return d, True
+        if size > self.limits.member_bytes:
+            d = make(
+                "F010",
+                None,
+                None,
+                path=display,
+                what="archive member",
+                limit=self.limits.member_bytes,
+                action="not read",
+            )
+            return d, False
+        return None, False
+
+
+def _zip_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diagnostic]:
+    try:
+        zf = _zipfile(str(p))
+        infos = zf.infolist()
+    except _READ_ERRORS as e:
+        yield _f001(display, e)
+        return
+    budget = _ArchiveBudget(limits)
+    for info in infos:
+        if info.is_dir():
+            continue
+        name = info.filename
+        shown = f"{display}!{_member_name(name)}"
+        why = _unsafe(name)
+        if why is not None:
+            yield make("F008", None, None, path=f"{display}!{name}", member=name, reason=why)
+            continue
+        if _hidden(name):
+            continue
+        kind = _zip_kind(info)
+        if kind is not None:
+            yield make("F009", None, None, path=shown, member=name, reason=kind)
+            continue
+        d, stop = budget.check(shown, display, info.file_size)
+        if d is not None:
+            yield d
+            if stop:
+                return
+            continue
+        try:
+            with zf.open(info) as m:
+                head = m.read(SNIFF_BYTES)
+        except _READ_ERRORS as e:
+            yield _f001(shown, e)
+            continue
+        fmt = sniff(head, name)
+        if fmt is not None:
+            src = ZipSource(str(p), name, info.file_size)
+            yield Input(shown, fmt, source=src, size=info.compress_size, limits=limits)
+
+
+def _tar_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diagnostic]:
+    try:
+        raw = open(p, "rb")
+    except OSError as e:
+        yield _f001(display, e)
+        return
+    with raw:
+        try:
+            tf = tarfile.open(fileobj=raw, mode="r|*")
+        except _READ_ERRORS as e:
+            yield _f001(display, e)
+            return
+        with tf:
+            cursor = _TarCursor()
+            budget = _ArchiveBudget(limits)
+            done = 0
+            while True:
+                cursor.token += 1
+                try:
+                    info = tf.next()
+                except _READ_ERRORS as e:
+                    yield _f001(display, e)
+                    return
+                if info is None:
+                    return
+                tf.members.clear()  # a stream needs no index; keeps memory flat on huge archives
+                if info.isdir():
+                    continue
+                name = info.name
+                shown = f"{display}!{_member_name(name)}"
+                why = _unsafe(name)
+                if why is not None:
+                    yield make("F008", None, None, path=f"{display}!{name}", member=name, reason=why)
+                    continue
+                if _hidden(name):
+                    continue
+                kind = _tar_kind(info)
+                if kind is not None:
+                    yield make("F009", None, None, path=shown, member=name, reason=kind)
+                    continue
+                d, stop = budget.check(shown, display, info.size)
+                if d is not None:
+                    yield d
+                    if stop:
+                        return
+                    continue
+                try:
+                    f = tf.extractfile(info)
+                    assert f is not None
+                    if info.size <= limits.inline_bytes:
+                        data = f.read()
+                        head = data[:SNIFF_BYTES]
+                    else:
+                        data = None
+                        head = f.read(SNIFF_BYTES)
+                except _READ_ERRORS as e:
+                    yield _f001(shown, e)
+                    return  # the stream is broken: nothing after this member can be read
+                fmt = sniff(head, name)
+                if fmt is None:
+                    continue
+                pos = raw.tell()
+                src = TarSource(str(p), name, info.size, data)
+                inp = Input(shown, fmt, source=src, size=max(0, pos - done), limits=limits)
+                done = pos
+                if data is None:
+                    inp._live = (cursor, cursor.token, head, f)
+                yield inp
+
+
+def _file_entries(p: Path, display: str, limits: Limits, explicit: bool) -> Iterator[Input | Diagnostic]:
+    """The inputs in one file: itself, or its members if it is an archive."""
+    try:
+        with open(p, "rb") as f:
+            head = f.read(SNIFF_BYTES)
+            size = os.fstat(f.fileno()).st_size
+    except OSError as e:
+        yield _f001(display, e)
+        return
+    kind = _magic(head)
+    if kind == "zip" and zipfile.is_zipfile(p):
+        yield from _zip_entries(p, display, limits)
+        return
+    if kind == "tar":
+        yield from _tar_entries(p, display, limits)
+        return
+    compression = None
+    name = p.name
+    if kind in ("gzip", "bz2", "xz"):
+        try:
+            with _decompressor(kind, str(p)) as z:
+                head = z.read(SNIFF_BYTES)
+        except _READ_ERRORS as e:
+            yield _f001(display, e)
+            return
+        if _is_tar(head):
+            yield from _tar_entries(p, display, limits)
+            return
+        compression = kind
+        stem, ext = os.path.splitext(name)
+        name = stem if ext.lower() in _COMPRESSED_SUFFIXES else name
+    fmt = sniff(head, name)
+    if fmt is not None or explicit:
+        yield Input(display, fmt, source=FileSource(str(p), compression), size=size, limits=limits)
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if not name.startswith("."):
+                yield Path(dirpath) / name
+
+
+def iter_entries(
+    paths: Iterable[str | os.PathLike[str]], limits: Limits = DEFAULT_LIMITS
+) -> Iterator[Input | Diagnostic]:
+    """Every input under ``paths``, in order, and every entry that cannot be one, as a diagnostic.
+
+    Yields an :class:`Input` per file to read (files named explicitly
+    always, even when not PBN or LIN: their ``format`` is ``None``; inside
+    folders and archives only files that sniff as PBN or LIN), and a
+    :class:`Diagnostic` for each path or member that is not read: F001
+    (unreadable path or archive), F008 (unsafe member name), F009 (link or
+    device member), F010 (size limit).  Order: the arguments in order,
+    folders sorted, archive members in archive order; a member of a
+    streamed tar archive must be read before the next item is asked for,
+    or it is read again by reopening the archive.
     """
     for raw in paths:
         p = Path(raw)
         try:
             if p.is_dir():
-                for dirpath, dirnames, filenames in os.walk(p):
-                    dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                    for name in sorted(filenames):
-                        if name.startswith("."):
-                            continue
-                        fp = Path(dirpath) / name
-                        try:
-                            inp = _file_input(fp, str(fp))
-                        except OSError as e:
-                            _fail(errors, str(fp), e)
-                            continue
-                        if inp.format is not None:
-                            yield inp
+                for fp in _walk(p):
+                    yield from _file_entries(fp, str(fp), limits, explicit=False)
             elif p.exists():
-                yield _file_input(p, str(raw))
+                yield from _file_entries(p, str(raw), limits, explicit=True)
             else:
                 raise FileNotFoundError(2, "No such file or directory")
         except OSError as e:
-            _fail(errors, str(raw), e)
+            yield _f001(str(raw), e)
 
 
-def _fail(errors: list[Diagnostic] | None, path: str, e: OSError) -> None:
-    reason = e.strerror or str(e)
-    if errors is None:
-        raise InputError(f"{path}: {reason}") from e
-    errors.append(make("F001", None, None, path=path, reason=reason))
+def iter_inputs(
+    paths: Iterable[str | os.PathLike[str]],
+    errors: list[Diagnostic] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Iterator[Input]:
+    """Expand files, folders and archives (recursively, sorted, hidden entries skipped) into inputs.
+
+    A file named explicitly is always yielded (its ``format`` may be
+    ``None``: the caller reports it); inside folders and archives only
+    files that sniff as PBN or LIN are yielded.  A path or member that is
+    not read (F001, F008, F009, F010; see :func:`iter_entries`) becomes a
+    diagnostic appended to ``errors``; when ``errors`` is ``None`` an
+    unreadable path raises :class:`InputError` and the others are dropped.
+    """
+    for item in iter_entries(paths, limits):
+        if isinstance(item, Input):
+            yield item
+        elif errors is not None:
+            errors.append(item)
+        elif item.code == "F001":
+            raise InputError(f"{item.path}: {item.message.removeprefix('cannot read input: ')}")
+
+
+def total_bytes(paths: Iterable[str | os.PathLike[str]]) -> int:
+    """The bytes on disk of the files under ``paths`` (hidden entries skipped; unreadable ones count 0).
+
+    A cheap estimate of the work ahead, for an ETA: archives count their
+    compressed size, non-bridge files count too.
+    """
+    n = 0
+    for raw in paths:
+        p = Path(raw)
+        try:
+            files = _walk(p) if p.is_dir() else iter((p,))
+            for fp in files:
+                try:
+                    n += fp.stat().st_size
+                except OSError:
+                    pass
+        except OSError:
+            pass
+    return n
+
+
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.I)
+
+
+def parse_size(text: str) -> int:
+    """Bytes from a size such as ``"1G"``, ``"512MiB"``, ``"4096"`` (K/M/G/T are powers of 1024).
+
+    :raises ValueError: when ``text`` is not a size.
+
+    >>> parse_size("1G"), parse_size("512MiB"), parse_size("4096")
+    (1073741824, 536870912, 4096)
+    """
+    m = _SIZE.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not a size: {text!r} (examples: 4096, 512M, 1G)")
+    scale = 1024 ** " kmgt".index((m.group(2) or " ").lower())
+    return int(float(m.group(1)) * scale)
