@@ -60,7 +60,8 @@ PathsArg = Annotated[list[Path], typer.Argument(help="PBN or LIN files, or folde
 
 
 def _unreadable(code: str) -> bool:
-    return code in ("F001", "F004")
+    """Codes meaning an input (or part of an archive) could not be read: exit status 2."""
+    return code in ("F001", "F004", "F008", "F010")
 
 
 @app.command()
@@ -285,11 +286,11 @@ def booklet(
         typer.echo("handrec: --output must end in .pdf or .html", err=True)
         raise typer.Exit(2)
     input_errors: list = []
-    inputs = list(iter_inputs(paths, input_errors))
 
     def boards():
-        for inp in inputs:
+        for inp in iter_inputs(paths, input_errors):
             yield from read_input(inp)
+            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
     try:
         if suffix == ".pdf":
@@ -306,7 +307,7 @@ def booklet(
     except OSError as e:
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None
-    bad = input_errors + [d for inp in inputs for d in inp.diagnostics if _unreadable(d.code)]
+    bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(str(d), err=True)
     typer.echo(f"{n} boards -> {output}", err=True)
@@ -328,11 +329,11 @@ def export(
     from handrec.reader import iter_inputs, read_input
 
     input_errors: list = []
-    inputs = list(iter_inputs(paths, input_errors))
 
     def boards():
-        for inp in inputs:
+        for inp in iter_inputs(paths, input_errors):
             yield from read_input(inp)
+            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
     if to is ExportFormat.pbn:
         from handrec.pbn import dump
@@ -347,7 +348,7 @@ def export(
         tmp.unlink(missing_ok=True)
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None
-    bad = input_errors + [d for inp in inputs for d in inp.diagnostics if _unreadable(d.code)]
+    bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(str(d), err=True)
     typer.echo(f"{n} boards -> {output}", err=True)
