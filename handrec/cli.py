@@ -71,7 +71,8 @@ def validate(
     warnings: Annotated[bool, typer.Option("--warnings/--no-warnings", help="Show warnings.")] = True,
     info: Annotated[bool, typer.Option("--info", help="Also show notes (severity info), e.g. partial deals.")] = False,
     strict: Annotated[
-        bool, typer.Option("--strict", help="Also report what the standard lets readers skip (unknown tags and commands).")
+        bool,
+        typer.Option("--strict", help="Also report what the standard lets readers skip (unknown tags and commands)."),
     ] = False,
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
@@ -129,6 +130,11 @@ def validate(
     raise typer.Exit(2 if unreadable else 1 if errors else 0)
 
 
+class Engine(StrEnum):
+    local = "local"
+    dask = "dask"
+
+
 @app.command()
 def convert(
     paths: PathsArg,
@@ -148,6 +154,13 @@ def convert(
     max_archive_size: Annotated[
         str, typer.Option("--max-archive-size", help="Largest archive, all members decompressed.")
     ] = "4G",
+    engine: Annotated[
+        Engine, typer.Option("--engine", help="Where the work runs: this machine, or a Dask cluster (handrec[dask]).")
+    ] = Engine.local,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="Dask scheduler address (default: a local cluster of --jobs workers)."),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Convert PBN and LIN files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
@@ -196,8 +209,20 @@ def convert(
 
     try:
         summary = do_convert(
-            paths, output, jobs=jobs, resume=resume, force=force, limits=limits, on_progress=on_progress
+            paths,
+            output,
+            jobs=jobs,
+            resume=resume,
+            force=force,
+            limits=limits,
+            on_progress=on_progress,
+            engine=engine.value,
+            scheduler=scheduler,
         )
+    except ImportError as e:
+        stop()
+        typer.echo(f"handrec: {e}", err=True)
+        raise typer.Exit(2) from None
     except OSError as e:
         stop()
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
@@ -271,7 +296,9 @@ def booklet(
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size (PDF).")] = Paper.a4,
     dd: Annotated[
         bool | None,
-        typer.Option("--dd/--no-dd", help="Solve double dummy for deals without a table (needs handrec[dd]) / show none."),
+        typer.Option(
+            "--dd/--no-dd", help="Solve double dummy for deals without a table (needs handrec[dd]) / show none."
+        ),
     ] = None,
 ) -> None:
     """Print a hand-record booklet of every board with a deal: diagrams, dealer,

@@ -65,7 +65,13 @@ CODES: dict[str, Code] = {
     for c in [
         # --- file and format -------------------------------------------------
         _c("F001", E, "unreadable input", "cannot read input: {reason}", "handrec"),
-        _c("F002", I, "not UTF-8", "bytes not valid {encoding}: decoded as {fallback}", "PBN 2.1 §2 (PBN's character set is ISO-8859-1)"),
+        _c(
+            "F002",
+            I,
+            "not UTF-8",
+            "bytes not valid {encoding}: decoded as {fallback}",
+            "PBN 2.1 §2 (PBN's character set is ISO-8859-1)",
+        ),
         _c("F003", E, "syntax error", "syntax error: {detail}", "PBN 2.1 §3 / lin.md §1"),
         _c("F004", E, "unknown format", "not PBN or LIN: {reason}", "handrec"),
         _c("F005", E, "unterminated comment", "brace comment not closed before end of file", "PBN 2.1 §3.8"),
@@ -73,48 +79,152 @@ CODES: dict[str, Code] = {
         _c("F007", I, "unknown LIN command", "unknown LIN command {command!r} kept", "lin.md §3", strict=True),
         _c("F008", E, "unsafe archive member", "archive member {member!r} refused: {reason}", "handrec (archives)"),
         _c("F009", W, "archive entry skipped", "archive entry {member!r} skipped: {reason}", "handrec (archives)"),
-        _c("F010", E, "size limit exceeded", "{what} exceeds the size limit of {limit} bytes: {action}", "handrec (archives)"),
+        _c(
+            "F010",
+            E,
+            "size limit exceeded",
+            "{what} exceeds the size limit of {limit} bytes: {action}",
+            "handrec (archives)",
+        ),
         _c("F011", W, "stray pipe", "stray {token!r} ignored", "lin.md §1, §10"),
         _c("F012", I, "LIN undo", "{command!r} takes back {what}", "lin.md §3"),
         # --- tags and values -------------------------------------------------
         _c("T101", E, "bad tag value", "{tag} value {value!r} is not valid: {reason}", "PBN 2.1 §3.4"),
         _c("T102", W, "repeated tag", "tag {tag} repeated; the first value is kept", "PBN 2.1 §3.3"),
-        _c("T103", W, "dealer disagrees with board number", "Dealer {value} but board {board} is dealt by {expected}", "Law 2; bridge-rules.md §4.11"),
-        _c("T104", W, "vulnerability disagrees with board number", "Vulnerable {value} but board {board} is {expected}", "Law 2; bridge-rules.md §4.11"),
-        _c("T105", W, "non-standard spelling", "{tag} value {value!r} is not standard PBN; read as {read!r}", "PBN 2.1 §3.4"),
-        _c("T106", E, "auction seat disagrees with dealer", "Auction starts at {value} but the dealer is {dealer}", "PBN 2.1 §3.5"),
+        _c(
+            "T103",
+            W,
+            "dealer disagrees with board number",
+            "Dealer {value} but board {board} is dealt by {expected}",
+            "Law 2; bridge-rules.md §4.11",
+        ),
+        _c(
+            "T104",
+            W,
+            "vulnerability disagrees with board number",
+            "Vulnerable {value} but board {board} is {expected}",
+            "Law 2; bridge-rules.md §4.11",
+        ),
+        _c(
+            "T105",
+            W,
+            "non-standard spelling",
+            "{tag} value {value!r} is not standard PBN; read as {read!r}",
+            "PBN 2.1 §3.4",
+        ),
+        _c(
+            "T106",
+            E,
+            "auction seat disagrees with dealer",
+            "Auction starts at {value} but the dealer is {dealer}",
+            "PBN 2.1 §3.5",
+        ),
         _c("T107", E, "note reference without note", "note ={index}= has no Note tag", "PBN 2.1 §3.5"),
         _c("T108", W, "no board number", "board has no Board tag or number", "PBN 2.1 §3.4.4"),
         # --- deal ------------------------------------------------------------
         _c("D201", E, "wrong number of cards", "{seat} holds {count} cards, not 13", "Law 1; PBN 2.1 §3.4.11"),
         _c("D202", E, "duplicate card", "{card} appears in more than one hand ({seats})", "Law 1"),
         _c("D203", E, "missing cards", "the deal lacks {cards}", "Law 1"),
-        _c("D204", I, "partial deal", "the deal gives {given} of 52 cards; rules checks that need the full deal are skipped", "PBN 2.1 §3.10"),
+        _c(
+            "D204",
+            I,
+            "partial deal",
+            "the deal gives {given} of 52 cards; rules checks that need the full deal are skipped",
+            "PBN 2.1 §3.10",
+        ),
         _c("D205", E, "no deal", "board has no deal", "PBN 2.1 §3.4.11"),
         # --- auction ---------------------------------------------------------
-        _c("A301", E, "insufficient bid", "{call} by {seat} does not outrank {previous}", "Law 27; bridge-rules.md §2.2"),
+        _c(
+            "A301",
+            E,
+            "insufficient bid",
+            "{call} by {seat} does not outrank {previous}",
+            "Law 27; bridge-rules.md §2.2",
+        ),
         _c("A302", E, "illegal double", "double by {seat} is not allowed: {reason}", "Law 19A; bridge-rules.md §2.3"),
-        _c("A303", E, "illegal redouble", "redouble by {seat} is not allowed: {reason}", "Law 19B; bridge-rules.md §2.4"),
-        _c("A304", E, "call after the auction ended", "{call} by {seat} comes after the auction ended", "Law 22; bridge-rules.md §2.6"),
+        _c(
+            "A303",
+            E,
+            "illegal redouble",
+            "redouble by {seat} is not allowed: {reason}",
+            "Law 19B; bridge-rules.md §2.4",
+        ),
+        _c(
+            "A304",
+            E,
+            "call after the auction ended",
+            "{call} by {seat} comes after the auction ended",
+            "Law 22; bridge-rules.md §2.6",
+        ),
         _c("A305", W, "incomplete auction", "the auction is not finished ({count} calls)", "Law 22"),
         _c("A306", E, "bad call", "{token!r} is not a call", "PBN 2.1 §3.5"),
         # --- play ------------------------------------------------------------
-        _c("P401", E, "revoke", "{seat} played {card} to a {led} lead while holding {held}", "Law 61; bridge-rules.md §3.2"),
-        _c("P402", E, "card not held", "{seat} played {card}, which is not in that hand", "Law 45; bridge-rules.md §3.2"),
-        _c("P403", E, "wrong opening leader", "the play starts with {value}; the opening leader is {expected}", "Law 41; bridge-rules.md §2.7"),
+        _c(
+            "P401",
+            E,
+            "revoke",
+            "{seat} played {card} to a {led} lead while holding {held}",
+            "Law 61; bridge-rules.md §3.2",
+        ),
+        _c(
+            "P402",
+            E,
+            "card not held",
+            "{seat} played {card}, which is not in that hand",
+            "Law 45; bridge-rules.md §3.2",
+        ),
+        _c(
+            "P403",
+            E,
+            "wrong opening leader",
+            "the play starts with {value}; the opening leader is {expected}",
+            "Law 41; bridge-rules.md §2.7",
+        ),
         _c("P404", E, "play after the end", "{count} cards played after the last trick or claim", "Law 68"),
         _c("P405", E, "impossible claim", "claim of {claim} tricks is impossible: {reason}", "Law 68"),
         _c("P406", E, "bad card", "{token!r} is not a card", "PBN 2.1 §3.6"),
         _c("P407", W, "play without contract", "play is given but no contract is known", "PBN 2.1 §3.6"),
         # --- contract and result ----------------------------------------------
-        _c("C501", E, "contract disagrees with auction", "Contract {value} but the auction ends in {expected}", "Law 22; bridge-rules.md §2.6"),
-        _c("C502", E, "declarer disagrees with auction", "Declarer {value} but {expected} first named {strain} for the declaring side", "Law 22; bridge-rules.md §2.7"),
-        _c("C503", E, "result disagrees with play", "Result {value} but declarer took {expected} tricks in the play", "Law 79; PBN 2.1 §3.4.15"),
+        _c(
+            "C501",
+            E,
+            "contract disagrees with auction",
+            "Contract {value} but the auction ends in {expected}",
+            "Law 22; bridge-rules.md §2.6",
+        ),
+        _c(
+            "C502",
+            E,
+            "declarer disagrees with auction",
+            "Declarer {value} but {expected} first named {strain} for the declaring side",
+            "Law 22; bridge-rules.md §2.7",
+        ),
+        _c(
+            "C503",
+            E,
+            "result disagrees with play",
+            "Result {value} but declarer took {expected} tricks in the play",
+            "Law 79; PBN 2.1 §3.4.15",
+        ),
         _c("C504", E, "impossible result", "Result {value} is not a number of tricks from 0 to 13", "PBN 2.1 §3.4.15"),
-        _c("C505", E, "result for a passed-out board", "Result {value} given for a passed-out board", "PBN 2.1 §3.4.15"),
-        _c("C506", E, "rs result disagrees with the table", "rs result {value!r} but the auction and play give {expected!r}", "lin.md §7; Laws 22, 79"),
+        _c(
+            "C505", E, "result for a passed-out board", "Result {value} given for a passed-out board", "PBN 2.1 §3.4.15"
+        ),
+        _c(
+            "C506",
+            E,
+            "rs result disagrees with the table",
+            "rs result {value!r} but the auction and play give {expected!r}",
+            "lin.md §7; Laws 22, 79",
+        ),
         # --- score -----------------------------------------------------------
-        _c("S601", E, "score disagrees", "Score {value} but {contract} by {declarer} taking {tricks} tricks scores {expected}", "Law 77; bridge-rules.md §4"),
+        _c(
+            "S601",
+            E,
+            "score disagrees",
+            "Score {value} but {contract} by {declarer} taking {tricks} tricks scores {expected}",
+            "Law 77; bridge-rules.md §4",
+        ),
         _c("S602", E, "bad score value", "Score value {value!r} cannot be read", "PBN 2.1 §4.2"),
     ]
 }
@@ -161,7 +271,9 @@ class DiagnosticError(ValueError):
         self.diagnostic = diagnostic
 
 
-def make(code: str, origin: Origin | None, span: Span | None = None, *, path: str | None = None, **args: object) -> Diagnostic:
+def make(
+    code: str, origin: Origin | None, span: Span | None = None, *, path: str | None = None, **args: object
+) -> Diagnostic:
     """Build a :class:`Diagnostic` for a registered code.
 
     Positions: ``origin`` gives the file and the board's first line;

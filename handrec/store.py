@@ -333,6 +333,27 @@ def _executor(jobs: int) -> ProcessPoolExecutor:
     return ex
 
 
+def _dask_client(jobs: int, scheduler: str | None) -> Any:
+    """A Dask client: connected to ``scheduler``, or to a new local cluster of ``jobs`` workers.
+
+    Dask was chosen over Ray for the distributed path: it is pure Python on
+    PyPI (no bundled runtime), its ``Client.get_executor()`` is a
+    ``concurrent.futures`` executor, so the conversion code is the same as
+    for the local process pool, and ``dask-scheduler``/``dask-worker``
+    start a cluster on any machines with Python (README, "Distributed").
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise ImportError("the dask engine needs: pip install 'handrec[dask]'") from e
+    if scheduler:
+        return Client(scheduler)
+    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = Client(cluster)
+    client._handrec_cluster = cluster  # closed with the client
+    return client
+
+
 def _done_future(value: _JobResult) -> Future[_JobResult]:
     f: Future[_JobResult] = Future()
     f.set_result(value)
@@ -705,6 +726,8 @@ def convert(
     row_group_rows: int = ROW_GROUP_ROWS,
     on_progress: Callable[[ConvertProgress], None] | None = None,
     on_commit: Callable[[int], None] | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
 ) -> ConvertSummary:
     """Read every PBN/LIN input under ``paths`` and write the Parquet dataset to ``out_dir``.
 
@@ -721,9 +744,20 @@ def convert(
     ``diagnostics`` table with a null ``board_id``; every input has a
     ``files`` row.  See the module doc for the layout, resume and reuse.
 
+    ``engine``: ``"local"`` (a process pool on this machine) or ``"dask"``
+    (the same tasks on a Dask cluster: ``scheduler`` is its address, e.g.
+    ``tcp://10.0.0.5:8786``; without one a local cluster of ``jobs``
+    single-threaded worker processes is started).  Workers write their part
+    files into ``out_dir/.handrec-work``, so on a real cluster ``out_dir``
+    must be on storage every worker can reach; the rows are identical
+    whatever the engine.
+
     :raises OSError: when ``out_dir`` cannot be created or written.
-    :raises ValueError: when ``jobs`` is below 1.
+    :raises ValueError: when ``jobs`` is below 1 or ``engine`` is unknown.
+    :raises ImportError: for ``engine="dask"`` without ``handrec[dask]``.
     """
+    if engine not in ("local", "dask"):
+        raise ValueError(f"engine must be 'local' or 'dask', not {engine!r}")
     paths = list(paths)
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 1:
@@ -794,7 +828,12 @@ def convert(
         k = {i.path: tuple(sorted(known[i.path])) for i in inputs if i.path in known}
         return _Job(part, str(work.root), inputs, k, batch_boards)
 
-    executor = _executor(jobs) if jobs > 1 else None
+    client = None
+    if engine == "dask":
+        client = _dask_client(jobs, scheduler)
+        executor: Any = client.get_executor()
+    else:
+        executor = _executor(jobs) if jobs > 1 else None
     pending: deque[tuple[list[Input] | None, str | None, Future[_JobResult]]] = deque()
     try:
         if on_progress is not None:
@@ -820,7 +859,12 @@ def convert(
             inputs_, part_, fut = pending.popleft()
             commit(inputs_, part_, fut.result())
     finally:
-        if executor is not None:
+        if client is not None:
+            client.close()
+            cluster = getattr(client, "_handrec_cluster", None)
+            if cluster is not None:
+                cluster.close()
+        elif executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
         close_archives()
     _merge(out, work.root, order, token, row_group_rows)

@@ -68,11 +68,13 @@ def test_base_board_is_clean() -> None:
         pytest.param('[Result "7"]', '[Result "14"]', [("C504", 8, 1)], id="impossible-result"),
         pytest.param('[Score "NS -150"]', '[Score "NS -100"]', [("S601", 9, 1)], id="score-disagrees-with-scorer"),
         pytest.param('[Score "NS -150"]', '[Score "lots"]', [("S602", 9, 1)], id="unreadable-score"),
-        pytest.param('[Dealer "N"]', '[Dealer "E"]', [("T103", 3, 1), ("T106", 10, 1)], id="dealer-disagrees-with-board"),
-        pytest.param('[Vulnerable "None"]', '[Vulnerable "EW"]', [("T104", 4, 1)], id="vulnerable-disagrees-with-board"),
         pytest.param(
-            "CJ C8 C5 C2\n", "CJ C8 D9 C2\n", None, id="revoke"
+            '[Dealer "N"]', '[Dealer "E"]', [("T103", 3, 1), ("T106", 10, 1)], id="dealer-disagrees-with-board"
         ),
+        pytest.param(
+            '[Vulnerable "None"]', '[Vulnerable "EW"]', [("T104", 4, 1)], id="vulnerable-disagrees-with-board"
+        ),
+        pytest.param("CJ C8 C5 C2\n", "CJ C8 D9 C2\n", None, id="revoke"),
     ],
 )
 def test_one_fault(old: str, new: str, expected: list[tuple[str, int, int]] | None) -> None:
@@ -117,7 +119,9 @@ def test_card_not_held() -> None:
 @pytest.mark.parametrize(
     ("deal", "expected"),
     [
-        pytest.param(DEAL.replace(".765", ".764", 1), [("D202", 4, 1), ("D203", 4, 1)], id="duplicate-and-missing-card"),
+        pytest.param(
+            DEAL.replace(".765", ".764", 1), [("D202", 4, 1), ("D203", 4, 1)], id="duplicate-and-missing-card"
+        ),
         pytest.param(DEAL.replace("AKQJ.T98", "AKQ.T98", 1), [("D201", 4, 1), ("D203", 4, 1)], id="twelve-card-hand"),
     ],
 )
