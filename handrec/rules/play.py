@@ -208,7 +208,12 @@ class PlayState:
 
 
 def replay_play(
-    play: Play, contract: Contract, deal: Deal | None = None, deal_check: DealCheck | None = None
+    play: Play,
+    contract: Contract,
+    deal: Deal | None = None,
+    deal_check: DealCheck | None = None,
+    *,
+    follow_leads: bool = False,
 ) -> PlayReplay:
     """Replay a play record against the contract and (when known) the deal.
 
@@ -234,6 +239,13 @@ def replay_play(
     An end position (``deal`` with hands of fewer than 13 cards, PBN 2.1
     §3.10) is replayed from its partial hands: tricks are numbered from
     14 minus the cards per hand.
+
+    ``follow_leads`` is for records in play order whose seats are not
+    written (LIN, lin.md §6): when the first card of a trick is not held by
+    the seat that should lead but by another seat that still holds it, that
+    seat led (P408, once) and the replay follows it, instead of blaming
+    every later card on the wrong seat.  PBN play lines name the seat of
+    each card by its column, so PBN replays keep ``False``.
 
     Source: Laws 41, 44, 53-55, 61-64, 68; bridge-rules.md §3.
 
@@ -290,6 +302,20 @@ def replay_play(
                             lead_seat = _SEATS[(s - j) & 3]
                             break
                     break
+        if follow_leads and lead_seat is not None and chunk and chunk[0] is not None:
+            bit0 = card_bit(chunk[0])
+            if checkable[lead_seat] and not masks[lead_seat] & bit0:  # type: ignore[operator]
+                for s in range(4):
+                    if s != lead_seat and checkable[s] and masks[s] & bit0:  # type: ignore[operator]
+                        faults.append(
+                            Fault(
+                                "P408",
+                                i,
+                                (("card", str(chunk[0])), ("holder", str(_SEATS[s])), ("expected", str(lead_seat))),
+                            )
+                        )
+                        lead_seat = _SEATS[s]
+                        break
         if lead_seat is None:
             # Nobody knows who led: the cards cannot be attributed to seats.
             if len(chunk) == 4:

@@ -249,7 +249,7 @@ def replay(board: Board) -> Replay:
             if any(c is not None for c in play.cards):
                 sink.tag("P407", "Play")
         else:
-            pr: PlayReplay = replay_play(play, contract, deal, dc)
+            pr: PlayReplay = replay_play(play, contract, deal, dc, follow_leads=board.origin.format == "lin")
             tricks = pr.tricks
             play_result = pr.result
             if pr.faults:
