@@ -260,7 +260,7 @@ def test_damaged_archives_are_unreadable(tmp_path: Path, members: dict[str, byte
 def test_validate_reads_archives(tmp_path: Path, members: dict[str, bytes]) -> None:
     z = _zip(tmp_path / "x.zip", {**members, "../up.pbn": members["inner/a.pbn"]})
     r = CliRunner().invoke(app, ["validate", str(z)])
-    assert r.exit_code == 1, (r.output, r.exception)
+    assert r.exit_code == 2, (r.output, r.exception)  # a refused member could not be read: 2, as convert
     assert r.stdout.splitlines()[-1] == "2 files, 11 boards, 1 errors, 0 warnings"
     r = CliRunner().invoke(app, ["convert", str(z), "-o", str(tmp_path / "ds"), "--jobs", "1"])
     assert r.exit_code == 2
