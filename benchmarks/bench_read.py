@@ -1,9 +1,21 @@
-"""Boards per second: parse only and parse + full validation, PBN and LIN.
+"""Boards per second, PBN and LIN: handrec's parse, parse + full validation and convert, against baselines.
 
-Each figure is reported beside a baseline measured in the same run on the
-same file: reading the file and splitting it into lines.  Run:
+Every figure is measured in the same run on the same generated file, beside
+two baselines: reading the file and splitting it into lines, and endplay's
+parser (``endplay.parsers.pbn`` / ``endplay.parsers.lin``: parse only, no
+checks; skipped with a note when endplay is not installed).  Run:
 
-    python benchmarks/bench_read.py [--boards 20000]
+    python benchmarks/bench_read.py [--boards 20000] [--repeat 3]
+
+Rows: ``read + split lines``; ``endplay parse``; ``handrec parse``;
+``handrec parse + validate`` (every board replayed: deal, auction, play,
+result, score); the same with ``--jobs 2`` (a process pool over the two
+halves of the file, split at a board boundary; pool start-up included);
+``handrec convert-to-arrow`` (parse + validate + the rows of the five tables
+as Arrow record batches, no Parquet writing).  Columns: boards/s (best of
+``--repeat``); ``vs lines``: time relative to reading the lines (lower is
+better); ``vs endplay``: boards/s relative to endplay's parse (higher is
+better; the target for parse + validate is at least 5).
 
 The input is generated (``handrec.generate``: full deals, auctions, 13
 tricks of play, results and scores) so the run needs nothing else.
@@ -13,11 +25,13 @@ from __future__ import annotations
 
 import argparse
 import io
+import multiprocessing
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from handrec.arrow import TableBuffers
 from handrec.generate import generate_boards
 from handrec.io import decode_lines
 from handrec.lin import dump as lin_dump
@@ -26,20 +40,56 @@ from handrec.parse.pbn import parse_pbn
 from handrec.pbn import dump as pbn_dump
 from handrec.validator import analyse
 
+_PARSERS = {"pbn": parse_pbn, "lin": parse_lin}
+_TABLES = ("boards", "calls", "plays", "diagnostics")
 
-def best_of(n: int, fn: Callable[[], int]) -> tuple[float, int]:
-    best = float("inf")
+
+def best_of(n: int, fn: Callable[[], int]) -> tuple[float, int, list[float]]:
+    times = []
     count = 0
     for _ in range(n):
         t0 = time.perf_counter()
         count = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, count
+        times.append(time.perf_counter() - t0)
+    return min(times), count, times
 
 
-def lines_of(path: Path) -> list[str]:
+def _parse_validate(fmt: str, path: str, data: bytes) -> int:
+    n = 0
+    for b in _PARSERS[fmt](decode_lines(io.BytesIO(data), path, []), path, []):
+        analyse(b)
+        n += 1
+    return n
+
+
+def _part(args: tuple[str, str, int, int]) -> int:
+    """Parse + validate bytes ``start:end`` of a file (a pool task)."""
+    fmt, path, start, end = args
     with open(path, "rb") as f:
-        return list(decode_lines(f, str(path), []))
+        f.seek(start)
+        data = f.read(end - start)
+    return _parse_validate(fmt, path, data)
+
+
+def halves(fmt: str, path: Path) -> list[tuple[str, str, int, int]]:
+    """The file as two byte ranges split at a board boundary near the middle."""
+    data = path.read_bytes()
+    sep = b"\n\r\n" if fmt == "pbn" else b"\n"  # PBN: an empty line ends a game; LIN: one deal per line
+    cut = data.find(sep, len(data) // 2)
+    cut = len(data) if cut < 0 else cut + len(sep)
+    return [(fmt, str(path), 0, cut), (fmt, str(path), cut, len(data))]
+
+
+def endplay_loader(fmt: str) -> tuple[Callable[[io.TextIOBase], list] | None, str]:
+    """endplay's ``load`` for ``fmt`` (imported lazily), or ``None`` and why not."""
+    try:
+        if fmt == "pbn":
+            from endplay.parsers import pbn as mod
+        else:
+            from endplay.parsers import lin as mod
+    except ImportError as e:  # endplay is optional: pip install endplay
+        return None, f"endplay not installed ({e})"
+    return mod.load, ""
 
 
 def main() -> None:
@@ -47,6 +97,10 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
+    mp = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    print(
+        f"{args.boards} generated boards per file; boards/s best of {args.repeat}; {multiprocessing.cpu_count()} CPUs"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         files = {}
         for fmt, dump in (("pbn", pbn_dump), ("lin", lin_dump)):
@@ -54,32 +108,80 @@ def main() -> None:
             with open(p, "w", encoding="utf-8", newline="") as f:
                 dump(generate_boards(args.boards, seed=7), f)
             files[fmt] = p
-        print(f"{'format':6} {'task':24} {'boards/s':>10} {'vs lines':>9}")
         for fmt, p in files.items():
-            parse = parse_pbn if fmt == "pbn" else parse_lin
+            parse = _PARSERS[fmt]
+            notes = []
 
             def baseline(p: Path = p) -> int:
                 with open(p, "rb") as f:
-                    return sum(1 for _ in io.TextIOWrapper(f, encoding="utf-8"))
+                    sum(1 for _ in io.TextIOWrapper(f, encoding="utf-8"))
+                return args.boards
 
             def parse_only(p: Path = p, parse=parse) -> int:
                 with open(p, "rb") as f:
                     return sum(1 for _ in parse(decode_lines(f, str(p), []), str(p), []))
 
-            def parse_validate(p: Path = p, parse=parse) -> int:
+            def parse_validate(p: Path = p, fmt: str = fmt) -> int:
+                return _parse_validate(fmt, str(p), p.read_bytes())
+
+            def parse_validate_jobs2(p: Path = p, fmt: str = fmt) -> int:
+                with mp.Pool(2) as pool:
+                    return sum(pool.map(_part, halves(fmt, p)))
+
+            def convert(p: Path = p, parse=parse) -> int:
+                buf = TableBuffers()
                 n = 0
                 with open(p, "rb") as f:
                     for b in parse(decode_lines(f, str(p), []), str(p), []):
-                        analyse(b)
+                        buf.add(analyse(b))
                         n += 1
+                        if buf.pending_boards >= 10000:
+                            for t in _TABLES:
+                                buf.take(t)
+                for t in _TABLES:
+                    buf.take(t)
                 return n
 
-            t_base, _ = best_of(args.repeat, baseline)
-            for name, fn in (("parse", parse_only), ("parse + validate", parse_validate)):
-                t, n = best_of(args.repeat, fn)
-                assert n == args.boards, (fmt, name, n)
-                print(f"{fmt:6} {name:24} {n / t:10.0f} {t / t_base:8.1f}x")
-            print(f"{fmt:6} {'read + split lines':24} {args.boards / t_base:10.0f} {1.0:8.1f}x")
+            # Warm up (builds the Lark parser once per process, before the pool forks).
+            _parse_validate(fmt, str(p), p.read_bytes()[:20000])
+            load, why = endplay_loader(fmt)
+
+            def endplay_parse(p: Path = p, load=load) -> int:
+                with open(p, encoding="utf-8") as f:
+                    return len(load(f))  # type: ignore[misc]
+
+            rows: list[tuple[str, Callable[[], int] | None]] = [
+                ("read + split lines", baseline),
+                ("endplay parse", endplay_parse if load is not None else None),
+                ("handrec parse", parse_only),
+                ("handrec parse + validate", parse_validate),
+                ("  same, --jobs 2", parse_validate_jobs2),
+                ("handrec convert-to-arrow", convert),
+            ]
+            results: dict[str, tuple[float, list[float]]] = {}
+            for name, fn in rows:
+                if fn is None:
+                    notes.append(f"{name}: skipped, {why}")
+                    continue
+                try:
+                    t, n, times = best_of(args.repeat, fn)
+                except Exception as e:  # endplay's readers give up on some inputs
+                    notes.append(f"{name}: failed, {type(e).__name__}: {e}")
+                    continue
+                if n != args.boards:
+                    notes.append(f"{name}: read {n} boards of {args.boards}")
+                results[name] = (t, times)
+            t_base = results["read + split lines"][0]
+            t_ep = results.get("endplay parse", (None, []))[0]
+            print()
+            print(f"{fmt.upper()} ({p.stat().st_size / 1e6:.1f} MB)")
+            print(f"{'task':26} {'boards/s':>9} {'range':>15} {'vs lines':>9} {'vs endplay':>11}")
+            for name, (t, times) in results.items():
+                rng = f"{args.boards / max(times):.0f}-{args.boards / min(times):.0f}"
+                vs_ep = "" if t_ep is None else f"{t_ep / t:10.2f}x"
+                print(f"{name:26} {args.boards / t:9.0f} {rng:>15} {t / t_base:8.1f}x {vs_ep:>11}")
+            for note in notes:
+                print(f"note: {note}")
 
 
 if __name__ == "__main__":

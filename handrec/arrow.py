@@ -26,13 +26,16 @@ from typing import Any
 import pyarrow as pa
 
 from handrec import __version__
-from handrec.diagnostics import Diagnostic
-from handrec.model import Board, Seat
+from handrec.diagnostics import Diagnostic, Severity
+from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
+from handrec.rules.play import Trick
 from handrec.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row"]
 
 SCHEMA_VERSION = "2"
+
+_ERROR, _WARNING = Severity.ERROR, Severity.WARNING
 
 _str = pa.string()
 _i16 = pa.int16()
@@ -130,6 +133,61 @@ def _s(v: object) -> str | None:
     return None if v is None else str(v)
 
 
+# Fast paths for the model's canonical instances (parsing returns them): ``str()`` of a
+# card, a seat or a hand by lookup instead of through the enums' Python ``__str__``.
+# Anything else (a hand-built value) falls back to ``str()``, so the text is the same.
+_SEAT_STR = ("N", "E", "S", "W")
+#: ``_SEATS_FROM[leader]``: the seats of positions 1-4 of a trick led by ``leader``.
+_SEATS_FROM = tuple(tuple(_SEAT_STR[(lead + i) & 3] for i in range(4)) for lead in range(4))
+_POSITIONS = ((), (1,), (1, 2), (1, 2, 3), (1, 2, 3, 4))
+_CARD_STR: dict[int, str | None] = {id(c): str(c) for c in ALL_CARDS}
+_CARD_STR[id(None)] = None
+_CARD_HCP: dict[int, int] = {id(c): max(0, c.rank - 10) for c in ALL_CARDS}
+_CARD_BIT: dict[int, int] = {id(c): 1 << c.index for c in ALL_CARDS}
+#: ``_RANKS[m]``: the ranks of a 13-bit suit mask (bit 0 = the two), high first.
+_RANKS: tuple[str, ...] = tuple(
+    "".join("23456789TJQKA"[r] for r in range(12, -1, -1) if m >> r & 1) for m in range(1 << 13)
+)
+
+
+def _card_str(c: object) -> str | None:
+    s = _CARD_STR.get(id(c), _s)
+    return _s(c) if s is _s else s  # type: ignore[return-value]
+
+
+def _hand_hcp(h: Hand) -> int:
+    try:
+        return sum(map(_CARD_HCP.__getitem__, map(id, h.cards)))
+    except KeyError:
+        return h.hcp
+
+
+def _hand_str(h: Hand) -> str:
+    cards = h.cards
+    try:
+        m = sum(map(_CARD_BIT.__getitem__, map(id, cards)))
+    except KeyError:
+        return str(h)
+    if m.bit_count() != len(cards):  # a repeated card: let Hand spell it
+        return str(h)
+    r = _RANKS
+    return f"{r[m >> 39 & 0x1FFF]}.{r[m >> 26 & 0x1FFF]}.{r[m >> 13 & 0x1FFF]}.{r[m & 0x1FFF]}"
+
+
+def _deal_str(d: Deal) -> str:
+    if type(d) is not Deal or len(d.hands) != 4:
+        return str(d)
+    hands = []
+    for h in d.hands:
+        if h is None:
+            hands.append("-")
+        elif type(h) is Hand:
+            hands.append(_hand_str(h))
+        else:
+            hands.append(str(h))
+    return "N:" + " ".join(hands)
+
+
 def board_row(board_id: int, a: Analysis) -> dict[str, Any]:
     """The ``boards`` row of one analysed board (see :data:`SCHEMAS`).
 
@@ -138,50 +196,77 @@ def board_row(board_id: int, a: Analysis) -> dict[str, Any]:
     is null, never a guess.  A passed-out board has contract ``Pass``, null
     declarer and result, and ``score_ns`` 0.
     """
+    return _board_row(board_id, a, None)
+
+
+def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str, Any]:
     b = a.board
     r = a.replay
     c = r.contract
     hcp: list[int | None] = [None] * 4
-    if b.deal is not None:
+    deal = b.deal
+    if deal is not None:
         for seat in Seat:
-            h = b.deal[seat]
-            hcp[seat] = None if h is None else h.hcp
+            h = deal[seat]
+            hcp[seat] = None if h is None else (_hand_hcp(h) if type(h) is Hand else h.hcp)
     lead = None
-    if r.tricks and r.tricks[0].cards and r.tricks[0].cards[0] is not None:
-        lead = str(r.tricks[0].cards[0])
+    tricks = r.tricks
+    played = 0
+    if tricks:
+        first = tricks[0].cards
+        if first and first[0] is not None:
+            lead = _card_str(first[0])
+        for t in tricks:
+            for x in t.cards:
+                if x is not None:
+                    played += 1
+    tags: dict[str, str] = {}
+    for t in reversed(b.tags):  # the first tag of each name wins, as in Board.tag
+        tags[t.name] = t.value
+    tag = tags.get
+    if auction_text is None and b.auction is not None:
+        auction_text = str(b.auction)
+    errors = warnings = 0
+    for d in a.diagnostics:
+        sev = d.severity
+        if sev is _ERROR:
+            errors += 1
+        elif sev is _WARNING:
+            warnings += 1
+    origin = b.origin
     return {
         "board_id": board_id,
-        "source_file": b.origin.path,
-        "source_line": b.origin.line,
-        "board_index": b.origin.index,
-        "format": b.origin.format,
-        "event": _blank(b.tag("Event")),
-        "site": _blank(b.tag("Site")),
-        "date": _blank(b.tag("Date")),
-        "scoring": _blank(b.tag("Scoring")),
+        "source_file": origin.path,
+        "source_line": origin.line,
+        "board_index": origin.index,
+        "format": origin.format,
+        "event": _blank(tag("Event")),
+        "site": _blank(tag("Site")),
+        "date": _blank(tag("Date")),
+        "scoring": _blank(tag("Scoring")),
         "board": b.number,
-        "board_label": b.tag("Board"),
-        "room": _blank(b.tag("Room")),
-        "north": _blank(b.tag("North")),
-        "east": _blank(b.tag("East")),
-        "south": _blank(b.tag("South")),
-        "west": _blank(b.tag("West")),
+        "board_label": tag("Board"),
+        "room": _blank(tag("Room")),
+        "north": _blank(tag("North")),
+        "east": _blank(tag("East")),
+        "south": _blank(tag("South")),
+        "west": _blank(tag("West")),
         "dealer": _s(b.dealer),
         "vulnerable": _s(b.vulnerable),
-        "deal": None if b.deal is None else str(b.deal),
+        "deal": None if deal is None else _deal_str(deal),
         "hcp_n": hcp[0],
         "hcp_e": hcp[1],
         "hcp_s": hcp[2],
         "hcp_w": hcp[3],
-        "auction": None if b.auction is None else str(b.auction),
+        "auction": auction_text,
         "contract": _s(c),
         "declarer": None if c is None or c.is_passed_out else _s(c.declarer),
         "result": None if c is not None and c.is_passed_out else r.result,
         "score_ns": r.score_ns,
         "opening_lead": lead,
-        "cards_played": sum(1 for t in r.tricks for x in t.cards if x is not None),
-        "errors": a.errors,
-        "warnings": a.warnings,
+        "cards_played": played,
+        "errors": errors,
+        "warnings": warnings,
     }
 
 
@@ -218,33 +303,57 @@ class TableBuffers:
         self.pending_boards += 1
         b = a.board
         path = b.origin.path
-        self._append("boards", board_row(bid, a))
-        if b.auction is not None:
-            calls = self.rows["calls"]
-            for i, call in enumerate(b.auction.calls):
-                calls["board_id"].append(bid)
-                calls["source_file"].append(path)
-                calls["call_index"].append(i)
-                calls["seat"].append(str(b.auction.seat_of(i)))
-                calls["call"].append(str(call))
-                calls["alert"].append(call.alert)
-                calls["annotation"].append(call.annotation)
-        plays = self.rows["plays"]
-        k = 0
-        for t in a.replay.tricks:
-            for pos, card in enumerate(t.cards):
-                plays["board_id"].append(bid)
-                plays["source_file"].append(path)
-                plays["card_index"].append(k)
-                plays["trick"].append(t.number)
-                plays["position"].append(pos + 1)
-                plays["seat"].append(str(t.leader.offset(pos)))
-                plays["card"].append(_s(card))
-                plays["winner"].append(_s(t.winner))
-                k += 1
+        auction = b.auction
+        auction_text = None
+        if auction is not None:
+            calls = auction.calls
+            n = len(calls)
+            texts = [str(call) for call in calls]
+            auction_text = " ".join(texts)
+            dealer = auction.dealer
+            if type(dealer) is Seat:
+                seats = [_SEAT_STR[(dealer + i) & 3] for i in range(n)]
+            else:
+                seats = [str(auction.seat_of(i)) for i in range(n)]
+            cols = self.rows["calls"]
+            cols["board_id"].extend([bid] * n)
+            cols["source_file"].extend([path] * n)
+            cols["call_index"].extend(range(n))
+            cols["seat"].extend(seats)
+            cols["call"].extend(texts)
+            cols["alert"].extend([call.alert for call in calls])
+            cols["annotation"].extend([call.annotation for call in calls])
+        self._append("boards", _board_row(bid, a, auction_text))
+        tricks = a.replay.tricks
+        if tricks:
+            self._add_plays(bid, path, tricks)
         for d in a.diagnostics:
             self.add_diagnostic(d, bid)
         return bid
+
+    def _add_plays(self, bid: int, path: str, tricks: tuple[Trick, ...]) -> None:
+        cards = [c for t in tricks for c in t.cards]
+        n = len(cards)
+        texts = list(map(_CARD_STR.get, map(id, cards)))  # None: no card, or not a canonical one
+        if None in texts:
+            texts = [_s(c) if x is None else x for c, x in zip(cards, texts)]
+        if all(type(t.leader) is Seat and len(t.cards) <= 4 for t in tricks):
+            positions = [p for t in tricks for p in _POSITIONS[len(t.cards)]]
+            seats = [s for t in tricks for s in _SEATS_FROM[t.leader][: len(t.cards)]]
+        else:
+            positions = [p + 1 for t in tricks for p in range(len(t.cards))]
+            seats = [str(t.leader.offset(p)) for t in tricks for p in range(len(t.cards))]
+        numbers = [t.number for t in tricks for _ in t.cards]
+        winners = [_SEAT_STR[w] if type(w) is Seat else _s(w) for t in tricks for w in [t.winner] * len(t.cards)]
+        cols = self.rows["plays"]
+        cols["board_id"].extend([bid] * n)
+        cols["source_file"].extend([path] * n)
+        cols["card_index"].extend(range(n))
+        cols["trick"].extend(numbers)
+        cols["position"].extend(positions)
+        cols["seat"].extend(seats)
+        cols["card"].extend(texts)
+        cols["winner"].extend(winners)
 
     def add_diagnostic(self, d: Diagnostic, board_id: int | None) -> None:
         """Append one diagnostic row."""

@@ -61,6 +61,23 @@ class Trick:
         return tuple(Seat((self.leader + i) % 4) for i in range(len(self.cards)))
 
 
+_new = object.__new__
+_set_number = Trick.number.__set__  # type: ignore[attr-defined]
+_set_leader = Trick.leader.__set__  # type: ignore[attr-defined]
+_set_cards = Trick.cards.__set__  # type: ignore[attr-defined]
+_set_winner = Trick.winner.__set__  # type: ignore[attr-defined]
+
+
+def _trick(number: int, leader: Seat, cards: tuple[Card | None, ...], winner: Seat | None) -> Trick:
+    """``Trick(number, leader, cards, winner)`` without the frozen dataclass's slow ``__init__``."""
+    t = _new(Trick)
+    _set_number(t, number)
+    _set_leader(t, leader)
+    _set_cards(t, cards)
+    _set_winner(t, winner)
+    return t
+
+
 @dataclass(frozen=True, slots=True)
 class PlayReplay:
     """The outcome of replaying a play record.
@@ -283,6 +300,9 @@ def replay_play(
     decl_side = None if declarer is None else declarer % 2
     trump_i = -1 if trump is None else int(trump)
     info_of = _INFO.get
+    # (bit, suit, index) of each card; None for an unknown or non-canonical card
+    infos = list(map(info_of, map(id, cards)))
+    all_checkable = all(checkable)
     i = 0
     trick_no = 0
     while i < n and trick_no < per_hand:
@@ -326,6 +346,63 @@ def replay_play(
             continue
         if decl_side is None:
             decl_side = (lead_seat + 3) % 2  # the first leader is declarer's LHO
+        if all_checkable and i + 4 <= n:
+            # Fast path: four known cards, each held by its seat, suit followed when able.
+            # Anything else (a fault, an unknown card) takes the general loop below.
+            i0, i1, i2, i3 = infos[i : i + 4]
+            if i0 is not None and i1 is not None and i2 is not None and i3 is not None:
+                b0, s0, x0 = i0
+                b1, s1, x1 = i1
+                b2, s2, x2 = i2
+                b3, s3, x3 = i3
+                p0 = lead_seat
+                p1 = (p0 + 1) & 3
+                p2 = (p0 + 2) & 3
+                p3 = (p0 + 3) & 3
+                m0 = masks[p0]
+                m1 = masks[p1]
+                m2 = masks[p2]
+                m3 = masks[p3]
+                led_mask = SUIT_MASKS[s0]
+                if (
+                    m0 & b0  # type: ignore[operator]
+                    and m1 & b1  # type: ignore[operator]
+                    and m2 & b2  # type: ignore[operator]
+                    and m3 & b3  # type: ignore[operator]
+                    and (s1 == s0 or not m1 & led_mask)  # type: ignore[operator]
+                    and (s2 == s0 or not m2 & led_mask)  # type: ignore[operator]
+                    and (s3 == s0 or not m3 & led_mask)  # type: ignore[operator]
+                ):
+                    masks[p0] = m0 ^ b0  # type: ignore[operator]
+                    masks[p1] = m1 ^ b1  # type: ignore[operator]
+                    masks[p2] = m2 ^ b2  # type: ignore[operator]
+                    masks[p3] = m3 ^ b3  # type: ignore[operator]
+                    # Law 44, as in the general loop
+                    best_j, best_suit, best_idx = 0, s0, x0
+                    if s1 == best_suit:
+                        if x1 > best_idx:
+                            best_j, best_idx = 1, x1
+                    elif s1 == trump_i:
+                        best_j, best_suit, best_idx = 1, s1, x1
+                    if s2 == best_suit:
+                        if x2 > best_idx:
+                            best_j, best_idx = 2, x2
+                    elif s2 == trump_i:
+                        best_j, best_suit, best_idx = 2, s2, x2
+                    if s3 == best_suit:
+                        if x3 > best_idx:
+                            best_j = 3
+                    elif s3 == trump_i:
+                        best_j = 3
+                    w = (p0 + best_j) & 3
+                    winner = _SEATS[w]
+                    if w & 1 == decl_side:
+                        decl_won += 1
+                    tricks.append(_trick(first_number + trick_no, lead_seat, chunk, winner))
+                    leader = winner
+                    i += 4
+                    trick_no += 1
+                    continue
         led_suit = -1
         known = True
         best_j = best_suit = best_idx = 0
@@ -371,7 +448,7 @@ def replay_play(
                     decl_won += 1
             else:
                 unknown_won += 1
-        tricks.append(Trick(first_number + trick_no, lead_seat, chunk, winner))
+        tricks.append(_trick(first_number + trick_no, lead_seat, chunk, winner))
         leader = winner
         i += 4
         trick_no += 1
