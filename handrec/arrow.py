@@ -33,7 +33,7 @@ from handrec.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row"]
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 _ERROR, _WARNING = Severity.ERROR, Severity.WARNING
 
@@ -57,6 +57,9 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("board", _i32),
             ("board_label", _str),
             ("room", _str),
+            ("stage", _str),
+            ("home_team", _str),
+            ("visit_team", _str),
             ("north", _str),
             ("east", _str),
             ("south", _str),
@@ -247,6 +250,9 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         "board": b.number,
         "board_label": tag("Board"),
         "room": _blank(tag("Room")),
+        "stage": _blank(tag("Stage")),
+        "home_team": _blank(tag("HomeTeam")),
+        "visit_team": _blank(tag("VisitTeam")),
         "north": _blank(tag("North")),
         "east": _blank(tag("East")),
         "south": _blank(tag("South")),
