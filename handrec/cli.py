@@ -60,8 +60,19 @@ PathsArg = Annotated[list[Path], typer.Argument(help="PBN or LIN files, or folde
 
 
 def _unreadable(code: str) -> bool:
-    """Codes meaning an input (or part of an archive) could not be read: exit status 2."""
-    return code in ("F001", "F004", "F008", "F010")
+    """Codes meaning an input (or part of it, or of an archive) could not be read: exit status 2."""
+    return code in ("F001", "F004", "F008", "F010", "F013", "F015")
+
+
+_CONTROL = dict.fromkeys([*range(0x20), 0x7F, *range(0x80, 0xA0)])
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\x1b``, ``\\n``): input never drives the terminal
+    nor forges an output line."""
+    if text.isprintable():
+        return text
+    return "".join(repr(c)[1:-1] if ord(c) in _CONTROL else c for c in text)
 
 
 @app.command()
@@ -74,15 +85,34 @@ def validate(
         bool,
         typer.Option("--strict", help="Also report what the standard lets readers skip (unknown tags and commands)."),
     ] = False,
+    fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error.")] = False,
+    max_errors: Annotated[
+        int | None, typer.Option("--max-errors", min=1, help="Stop after N errors (huge archives).")
+    ] = None,
+    max_line_size: Annotated[
+        str, typer.Option("--max-line-size", help="Longest line read; longer ones are cut there (F013).")
+    ] = "1M",
+    max_file_size: Annotated[str, typer.Option("--max-file-size", help="Largest plain file read (F010).")] = "4G",
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
 
     Prints `path:line:col: CODE severity: message` per fault, then
-    `N files, N boards, N errors, N warnings`.
+    `N files, N boards, N errors, N warnings`.  With `--fail-fast` or
+    `--max-errors N` it stops after the first or the N-th error (the
+    summary counts what was read; exit status as without).
     """
+    from handrec.check_scores import EventChecker
+    from handrec.diagnostics import make
+    from handrec.io import Limits, parse_size
     from handrec.reader import iter_inputs, read_input
     from handrec.validator import analyse
 
+    try:
+        limits = Limits(max_line_bytes=parse_size(max_line_size), max_file_bytes=parse_size(max_file_size))
+    except ValueError as e:
+        typer.echo(f"handrec: {e}", err=True)
+        raise typer.Exit(2) from None
+    stop_at = 1 if fail_fast else max_errors
     files = boards = errors = warns = 0
     unreadable = False
     all_diags = []
@@ -104,29 +134,53 @@ def validate(
         if format is DiagFormat.json:
             all_diags.append(d.to_dict())
         elif d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info:
-            out.write(f"{d}\n")
+            out.write(_printable(str(d)) + "\n")
 
-    for inp in iter_inputs(paths, input_errors):
+    def stopped() -> bool:
+        return stop_at is not None and errors >= stop_at
+
+    def drain() -> None:  # paths and archive members not read, in input order
+        while input_errors and not stopped():
+            emit(input_errors.pop(0))
+
+    checker = EventChecker()  # claimed event figures (ScoreMP, ScoreTable...): checked per input
+    for inp in iter_inputs(paths, input_errors, limits):
+        drain()
+        if stopped():
+            break
         files += 1
-        for board in read_input(inp):
-            boards += 1
-            for d in analyse(board).diagnostics:
-                emit(d)
+        try:
+            for board in read_input(inp):
+                boards += 1
+                a = analyse(board)
+                for d in a.diagnostics:
+                    emit(d)
+                checker.add(board, a.replay)
+                if stopped():
+                    break
+            else:
+                for d in checker.finish():
+                    emit(d)
+        except Exception as e:  # a bug, not an input fault: report it as one and go on
+            emit(make("F015", None, None, path=inp.path, error=f"{type(e).__name__}: {e}"))
+            checker = EventChecker()
         for d in inp.diagnostics:
             emit(d)
-    for d in input_errors:
-        emit(d)
+        if stopped():
+            break
+    drain()
     summary = f"{files} files, {boards} boards, {errors} errors, {warns} warnings"
     if format is DiagFormat.json:
-        json.dump(
-            {"files": files, "boards": boards, "errors": errors, "warnings": warns, "diagnostics": all_diags},
-            out,
-            ensure_ascii=False,
-            indent=1,
-        )
+        doc = {"files": files, "boards": boards, "errors": errors, "warnings": warns, "diagnostics": all_diags}
+        if stopped():
+            doc["stopped"] = True
+        json.dump(doc, out, ensure_ascii=False, indent=1)
         out.write("\n")
     else:
         out.write(summary + "\n")
+    if stopped():
+        why = "--fail-fast" if fail_fast else f"--max-errors {max_errors}"
+        typer.echo(f"handrec: stopped after {errors} error{'s' if errors > 1 else ''} ({why})", err=True)
     raise typer.Exit(2 if unreadable else 1 if errors else 0)
 
 
@@ -352,7 +406,12 @@ def export(
     output: Annotated[Path, typer.Option("--output", "-o", help="File to write.")],
     to: Annotated[ExportFormat, typer.Option("--to", help="Format to write.")] = ExportFormat.pbn,
 ) -> None:
-    """Write the boards of PBN or LIN inputs as one PBN (export format) or LIN file."""
+    """Write the boards of PBN or LIN inputs as one PBN (export format) or LIN file.
+
+    Boards with a room (Room Open/Closed) become vugraph tables in LIN.  What
+    the output format cannot hold (e.g. Score tags in LIN, LIN alert marks
+    in PBN) is listed on stderr, never dropped silently.
+    """
     from handrec.reader import iter_inputs, read_input
 
     input_errors: list = []
@@ -362,14 +421,26 @@ def export(
             yield from read_input(inp)
             input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
-    if to is ExportFormat.pbn:
-        from handrec.pbn import dump
-    else:
-        from handrec.lin import dump  # type: ignore[assignment]
+    from handrec.lin import dump as lin_dump
+    from handrec.lin import for_pbn, pbn_losses
+    from handrec.pbn import dump as pbn_dump
+
+    dropped: dict[str, int] = {}  # what the output format cannot hold: kind -> boards
+
+    def for_pbn_output():
+        for b in boards():
+            b = for_pbn(b)
+            for kind in pbn_losses(b):
+                dropped[kind] = dropped.get(kind, 0) + 1
+            yield b
+
     tmp = output.with_name(f".{output.name}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8", newline="") as f:
-            n = dump(boards(), f)
+            if to is ExportFormat.pbn:
+                n = pbn_dump(for_pbn_output(), f)
+            else:
+                n = lin_dump(boards(), f, dropped=dropped)
         os.replace(tmp, output)
     except OSError as e:
         tmp.unlink(missing_ok=True)
@@ -378,6 +449,9 @@ def export(
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(str(d), err=True)
+    if dropped:
+        lost = ", ".join(f"{k} ({v} board{'s' if v > 1 else ''})" for k, v in sorted(dropped.items()))
+        typer.echo(f"handrec: not carried in {to.value.upper()}: {lost}", err=True)
     typer.echo(f"{n} boards -> {output}", err=True)
     raise typer.Exit(2 if bad else 0)
 
@@ -411,6 +485,65 @@ def generate(
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"{n} boards -> {output}", err=True)
+
+
+class ScoreMethod(StrEnum):
+    mp = "mp"
+    mp2 = "mp2"
+    imp = "imp"
+    butler = "butler"
+    cross_imp = "cross-imp"
+    rubber = "rubber"
+    chicago = "chicago"
+    minibridge = "minibridge"
+
+
+class ScoreFormat(StrEnum):
+    text = "text"
+    csv = "csv"
+    json = "json"
+
+
+@app.command()
+def score(
+    paths: PathsArg,
+    method: Annotated[
+        ScoreMethod,
+        typer.Option(
+            "--method",
+            "-m",
+            help="mp: matchpoints 1/0.5 (top n-1); mp2: 2/1 (top 2(n-1)); imp: teams, Open v Closed room; "
+            "butler; cross-imp; rubber, chicago, minibridge: each file's boards in order as one session.",
+        ),
+    ] = ScoreMethod.mp,
+    format: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Output format.")] = ScoreFormat.text,
+    neuberg: Annotated[
+        bool,
+        typer.Option(
+            "--neuberg/--no-neuberg",
+            help="Matchpoints: score boards played fewer times on the top of the most-played board (Neuberg).",
+        ),
+    ] = True,
+) -> None:
+    """Score events: travellers (every result of a board: same Event, board and deal; or the
+    board's ScoreTable) with matchpoints or IMPs, then session totals and rankings of pairs or teams."""
+    from handrec.events import Method, record, render, score_event
+    from handrec.reader import iter_inputs, read_input
+
+    input_errors: list = []
+    recs = []
+    for inp in iter_inputs(paths, input_errors):
+        for board in read_input(inp):
+            recs.append(record(board))
+        input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+    events = score_event(recs, Method(method.value), neuberg=neuberg)
+    sys.stdout.write(render(events, format.value))
+    bad = [d for d in input_errors if _unreadable(d.code)]
+    for d in bad:
+        typer.echo(str(d), err=True)
+    if not recs and not bad:
+        typer.echo("handrec: no boards found", err=True)
+    raise typer.Exit(2 if bad else 0)
 
 
 def main() -> None:

@@ -377,6 +377,17 @@ class DiagnosticError(ValueError):
         self.diagnostic = diagnostic
 
 
+#: Longest text an argument puts in a message: a longer one (a junk token of a megabyte) is cut, with its length.
+MAX_ARG_CHARS = 200
+
+
+def _short(value: object) -> object:
+    """``value``, or a string cut to :data:`MAX_ARG_CHARS` characters ending in ``... (N chars)``."""
+    if isinstance(value, str) and len(value) > MAX_ARG_CHARS:
+        return f"{value[: MAX_ARG_CHARS - 30]}... ({len(value)} chars)"
+    return value
+
+
 def make(
     code: str, origin: Origin | None, span: Span | None = None, *, path: str | None = None, **args: object
 ) -> Diagnostic:
@@ -385,7 +396,9 @@ def make(
     Positions: ``origin`` gives the file and the board's first line;
     ``span`` a block-relative position (its line is added to the origin's).
     Without ``origin`` (a file-level fault) pass ``path``; line and column
-    then come from ``span`` as absolute values, or 0.
+    then come from ``span`` as absolute values, or 0.  A string argument
+    longer than :data:`MAX_ARG_CHARS` is cut (input text never makes a
+    message of a megabyte).
 
     :raises KeyError: for an unregistered code (a programming error).
 
@@ -394,7 +407,7 @@ def make(
     'f.pbn:12:5: A301 error: 1D by E does not outrank 1S'
     """
     c = CODES[code]
-    message = c.template.format(**args)
+    message = c.template.format(**{k: _short(v) for k, v in args.items()})
     if origin is None:
         line = span.line if span else 0
         col = span.column if span else 0

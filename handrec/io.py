@@ -25,6 +25,13 @@ members add up to more than the archive limit is not read further, and a
 compressed file (which declares no size) stops being read at the member
 limit.
 
+**Other limits.**  A plain file over :attr:`Limits.max_file_bytes` (4 GiB
+by default) is not read (F010); a line over :attr:`Limits.max_line_bytes`
+(1 MiB by default) is cut there and the rest of it is skipped without
+being held in memory (F013), the following lines keep their numbers.
+Inside folders, FIFOs, devices and sockets are skipped (F014).  Nothing
+read from an input is ever used as a path to write to.
+
 **Decoding** follows pbn.md §1 and §18: a UTF-8 byte-order mark is stripped;
 each line is decoded as UTF-8, and a line that is not valid UTF-8 is decoded
 as ISO-8859-1 (PBN's own character set) with one F002 warning per file.
@@ -100,18 +107,24 @@ class SizeLimitError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Size limits for compressed inputs and archives, in bytes (decompressed).
+    """Size limits on inputs, in bytes (decompressed).
 
     ``member_bytes``: one archive member or one compressed file;
     ``archive_bytes``: all regular members of one archive together;
     ``inline_bytes``: tar members up to this size are read into memory when
     listed (so they can be read again, or sent to a worker process); larger
-    ones are read from the archive stream.
+    ones are read from the archive stream;
+    ``max_file_bytes``: one plain (not compressed) file: a larger one is not
+    read (F010);
+    ``max_line_bytes``: one line of any input: a longer line is cut at the
+    limit, the rest of it is dropped and never held in memory (F013).
     """
 
     member_bytes: int = 1 << 30
     archive_bytes: int = 4 << 30
     inline_bytes: int = 8 << 20
+    max_file_bytes: int = 4 << 30
+    max_line_bytes: int = 1 << 20
 
 
 DEFAULT_LIMITS = Limits()
@@ -159,19 +172,21 @@ def sniff(head: bytes, name: str = "") -> str | None:
     ``xx|`` command pair at the start of the file, or a hand-viewer
     ``?lin=`` link); the extension
     ``.pbn``/``.lin`` decides only when the content says nothing (an empty
-    or comment-only file).
+    or comment-only file) and is text (no NUL byte).
 
     >>> sniff(b'% PBN 2.1\\n[Event "x"]\\n')
     'pbn'
     >>> sniff(b"pn|a,b,c,d|st||md|3S...|")
     'lin'
-    >>> sniff(b"", "empty.PBN"), sniff(b"| a | b |", "MANIFEST.md")
-    ('pbn', None)
+    >>> sniff(b"", "empty.PBN"), sniff(b"| a | b |", "MANIFEST.md"), sniff(b"\\x89PNG\\r\\n\\x1a\\n\\0", "x.pbn")
+    ('pbn', None, None)
     """
     if _PBN_TAG.search(head):
         return "pbn"
     if _LIN_START.match(head.removeprefix(b"\xef\xbb\xbf")) or _LIN_URL.search(head):
         return "lin"
+    if b"\0" in head:
+        return None  # binary (or UTF-16/32) data: PBN and LIN are text, whatever the name says
     ext = os.path.splitext(name)[1].lower()
     if ext == ".pbn":
         return "pbn"
@@ -180,13 +195,23 @@ def sniff(head: bytes, name: str = "") -> str | None:
     return None
 
 
-def decode_lines(stream: Iterable[bytes], path: str, diagnostics: list[Diagnostic]) -> Iterator[str]:
+def decode_lines(
+    stream: Iterable[bytes], path: str, diagnostics: list[Diagnostic], max_line_bytes: int | None = None
+) -> Iterator[str]:
     """Yield the decoded lines of a binary stream, without line ends.
 
     Strips a UTF-8 byte-order mark; splits on CR LF, LF and lone CR;
     decodes each line as UTF-8, falling back to ISO-8859-1 (PBN 2.1 §2)
     and appending one F002 warning to ``diagnostics`` for the first such
-    line.
+    line.  A line longer than ``max_line_bytes`` is cut there (at a UTF-8
+    character boundary) and gets an F013 error at the column where it was
+    cut; the line numbers of the lines after it do not change.
+
+    >>> diags = []
+    >>> list(decode_lines([b'[Event "abcdefgh"]\\n', b"x"], "f.pbn", diags, max_line_bytes=10))
+    ['[Event "ab', 'x']
+    >>> [str(d) for d in diags]
+    ['f.pbn:1:11: F013 error: line 1 is longer than the limit of 10 bytes: the rest of it is skipped']
     """
     first = True
     warned = False
@@ -216,15 +241,34 @@ def decode_lines(stream: Iterable[bytes], path: str, diagnostics: list[Diagnosti
             parts = raw.split(b"\r") if b"\r" in raw else (raw,)
         for part in parts:
             lineno += 1
+            cut = max_line_bytes is not None and len(part) > max_line_bytes
+            if cut:
+                part = _cut(part, max_line_bytes)  # type: ignore[arg-type]
             try:
-                yield part.decode("utf-8")
+                text = part.decode("utf-8")
             except UnicodeDecodeError:
                 if not warned:
                     warned = True
                     diagnostics.append(
                         make("F002", None, Span(lineno, 1), path=path, encoding="UTF-8", fallback="ISO-8859-1")
                     )
-                yield part.decode("latin-1")
+                text = part.decode("latin-1")
+            if cut:
+                diagnostics.append(
+                    make("F013", None, Span(lineno, len(text) + 1), path=path, line=lineno, limit=max_line_bytes)
+                )
+            yield text
+
+
+def _cut(line: bytes, limit: int) -> bytes:
+    """The first ``limit`` bytes of ``line`` (``len(line) > limit``), less a UTF-8 character cut in two."""
+    end = limit
+    for _ in range(3):
+        if end > 0 and 0x80 <= line[end] < 0xC0:  # continues a character that starts before ``end``
+            end -= 1
+        else:
+            return line[:end]
+    return line[:limit]  # not UTF-8 there: cut at the byte
 
 
 class _Readable(Protocol):
@@ -355,7 +399,10 @@ class Input:
         """Stream the decoded lines (see :func:`decode_lines`); set ``sha256`` and ``nbytes`` at the end.
 
         Going over :attr:`Limits.member_bytes` (a compressed file or
-        member) stops the reading with an F010 error in ``diagnostics``.
+        member) or :attr:`Limits.max_file_bytes` (a plain file that grew
+        since it was listed, a device) stops the reading with an F010
+        error in ``diagnostics``; a line over :attr:`Limits.max_line_bytes`
+        is cut with an F013 error.
 
         :raises InputError: when the input cannot be opened or read.
         """
@@ -366,14 +413,15 @@ class Input:
             raise InputError(f"{self.path}: {_reason(e)}") from e
         hasher = hashlib.sha256()
         counter = [0]
-        limit = self.limits.member_bytes if self._limited else None
+        limit = self._byte_limit
+        line_limit = self.limits.max_line_bytes
         try:
-            yield from decode_lines(_raw_lines(stream, limit, hasher, counter), self.path, self.diagnostics)
+            raw = _raw_lines(stream, limit, hasher, counter, line_limit)
+            yield from decode_lines(raw, self.path, self.diagnostics, line_limit)
         except SizeLimitError:
+            what = "decompressed input" if self._limited else "file"
             self.diagnostics.append(
-                make(
-                    "F010", None, None, path=self.path, what="decompressed input", limit=limit, action="reading stopped"
-                )
+                make("F010", None, None, path=self.path, what=what, limit=limit, action="reading stopped")
             )
             return
         except _READ_ERRORS as e:
@@ -387,14 +435,14 @@ class Input:
         """The hex SHA-256 of the input's bytes (decompressed), by one extra read; ``None`` if unreadable.
 
         Reads at most :attr:`Limits.member_bytes` for a compressed file or
-        member (over it: ``None``).
+        member, :attr:`Limits.max_file_bytes` for a plain file (over it: ``None``).
         """
         src = self.source
         if isinstance(src, TarSource) and src.data is not None:
             return hashlib.sha256(src.data).hexdigest()
         if self._live is not None:
             return None  # an archive stream can be read only once: keep it for the parse
-        limit = self.limits.member_bytes if self._limited else None
+        limit = self._byte_limit
         hasher = hashlib.sha256()
         try:
             with _closing(self.open()) as f:
@@ -410,8 +458,13 @@ class Input:
 
     @property
     def _limited(self) -> bool:
+        """Whether the bytes are decompressed (an archive member, a compressed file)."""
         src = self.source
         return isinstance(src, (ZipSource, TarSource)) or (isinstance(src, FileSource) and src.compression is not None)
+
+    @property
+    def _byte_limit(self) -> int:
+        return self.limits.member_bytes if self._limited else self.limits.max_file_bytes
 
 
 class _closing:
@@ -425,35 +478,61 @@ class _closing:
         self.f.close()
 
 
-def _raw_lines(stream: _Readable, limit: int | None, hasher: Any, counter: list[int]) -> Iterator[bytes]:
-    """Split a binary stream into lines ending in ``\\n`` (the last may not), reading in chunks.
+def _raw_lines(
+    stream: _Readable, limit: int | None, hasher: Any, counter: list[int], line_limit: int | None = None
+) -> Iterator[bytes]:
+    """Split a binary stream into lines, reading in chunks.
 
+    A line ends in ``\\n`` or, when the chunk read has no later ``\\n``, in
+    ``\\r`` (the last line may have no end; a line may hold more ``\\r``:
+    :func:`decode_lines` splits it).  A line still open when more than
+    ``line_limit`` bytes of it were read is kept to ``line_limit + 1``
+    bytes and the rest of it is dropped as it is read, so memory stays
+    bounded whatever the line (``decode_lines`` cuts and reports it).
     Hashes every byte into ``hasher`` and counts them in ``counter[0]``.
 
     :raises SizeLimitError: once more than ``limit`` bytes were read.
     """
     pending: list[bytes] = []
+    held = 0  # bytes in ``pending``: the line still open
+    dropping = False  # the open line went over ``line_limit``: drop the rest of it
     total = 0
     while chunk := stream.read(CHUNK_BYTES):
         total += len(chunk)
         if limit is not None and total > limit:
             raise SizeLimitError(f"more than {limit} bytes")
         hasher.update(chunk)
-        last = chunk.rfind(b"\n")
+        if dropping:
+            m = _LINE_END.search(chunk)
+            if m is None:
+                continue
+            chunk = chunk[m.start() :]
+            dropping = False
+        last = max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
         if last < 0:
             pending.append(chunk)  # a long line: keep the pieces, join once
-            continue
-        if pending:
-            pending.append(chunk[: last + 1])
-            yield from io.BytesIO(b"".join(pending))
-            pending.clear()
+            held += len(chunk)
         else:
-            yield from io.BytesIO(chunk[: last + 1] if last + 1 < len(chunk) else chunk)
-        if last + 1 < len(chunk):
-            pending.append(chunk[last + 1 :])
+            if pending:
+                pending.append(chunk[: last + 1])
+                yield from io.BytesIO(b"".join(pending))
+                pending.clear()
+            else:
+                yield from io.BytesIO(chunk[: last + 1] if last + 1 < len(chunk) else chunk)
+            held = len(chunk) - last - 1
+            if held:
+                pending.append(chunk[last + 1 :])
+        if line_limit is not None and held > line_limit:
+            keep = b"".join(pending)[: line_limit + 1]
+            pending[:] = [keep]
+            held = len(keep)
+            dropping = True
     counter[0] = total
     if pending:
         yield b"".join(pending)
+
+
+_LINE_END = re.compile(rb"[\r\n]")
 
 
 def _decompressor(kind: str, path: str) -> _Readable:
@@ -739,8 +818,17 @@ def _tar_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diag
 
 
 def _file_entries(p: Path, display: str, limits: Limits, explicit: bool) -> Iterator[Input | Diagnostic]:
-    """The inputs in one file: itself, or its members if it is an archive."""
+    """The inputs in one file: itself, or its members if it is an archive.
+
+    Inside a folder, what is not a regular file (a FIFO, a device, a
+    socket) is skipped with F014: opening a FIFO would wait for a writer.
+    A plain file over :attr:`Limits.max_file_bytes` is not read (F010).
+    """
     try:
+        mode = os.stat(p).st_mode
+        if not explicit and not stat.S_ISREG(mode):
+            yield make("F014", None, None, path=display, kind=_KINDS.get(stat.S_IFMT(mode), "special file"))
+            return
         with open(p, "rb") as f:
             head = f.read(SNIFF_BYTES)
             size = os.fstat(f.fileno()).st_size
@@ -748,6 +836,9 @@ def _file_entries(p: Path, display: str, limits: Limits, explicit: bool) -> Iter
         yield _f001(display, e)
         return
     kind = _magic(head)
+    if kind == "plain" and size > limits.max_file_bytes:
+        yield make("F010", None, None, path=display, what="file", limit=limits.max_file_bytes, action="not read")
+        return
     if kind == "zip" and zipfile.is_zipfile(p):
         yield from _zip_entries(p, display, limits)
         return
@@ -792,7 +883,7 @@ def iter_entries(
     folders and archives only files that sniff as PBN or LIN), and a
     :class:`Diagnostic` for each path or member that is not read: F001
     (unreadable path or archive), F008 (unsafe member name), F009 (link or
-    device member), F010 (size limit).  Order: the arguments in order,
+    device member), F010 (size limit), F014 (FIFO or device in a folder).  Order: the arguments in order,
     folders sorted, archive members in archive order; a member of a
     streamed tar archive must be read before the next item is asked for,
     or it is read again by reopening the archive.

@@ -36,6 +36,10 @@ __all__ = [
     "Board",
     "trick_winner",
     "ModelError",
+    "Note",
+    "CardAnnotation",
+    "Column",
+    "Table",
 ]
 
 
@@ -664,13 +668,16 @@ class Auction:
     made by :meth:`seat_of` ``(i)``.  ``ended`` records the writer's end marker:
     ``"*"`` (no more calls known), ``"+"`` (next call goes here) or ``None``.
     Whether the auction is complete and legal is decided by
-    :mod:`handrec.rules.auction`, not here.
+    :mod:`handrec.rules.auction`, not here.  ``notes`` are the PBN Note tags
+    of the auction section in file order (:class:`Note`; a call's
+    ``note``/``annotation`` refer to them).
     """
 
     dealer: Seat
     calls: tuple[Call, ...] = ()
     ended: str | None = None
     span: Span | None = field(default=None, compare=False)
+    notes: tuple[Note, ...] = ()
 
     def __str__(self) -> str:
         return " ".join(str(c) for c in self.calls)
@@ -826,6 +833,11 @@ class Play:
 
     PBN writes play seat by seat (PBN 2.1 §3.6); the PBN reader turns
     those lines into play order with :func:`trick_winner` (and ``^L``).
+
+    ``notes`` are the PBN Note tags of the play section (:class:`Note`);
+    ``annotations`` is ``()`` when no card is annotated, else a tuple
+    parallel to ``cards`` holding, per card, ``None`` or its
+    :class:`CardAnnotation` (note reference and NAGs, PBN 2.1 §3.6.2).
     """
 
     leader: Seat | None
@@ -834,6 +846,8 @@ class Play:
     ended: str | None = None
     spans: tuple[Span | None, ...] = field(default=(), compare=False)
     irregular: tuple[str | None, ...] = ()
+    notes: tuple[Note, ...] = ()
+    annotations: tuple[CardAnnotation | None, ...] = ()
 
     def __str__(self) -> str:
         return " ".join("-" if c is None else str(c) for c in self.cards)
@@ -905,6 +919,16 @@ class Board:
       each a :class:`handrec.diagnostics.Diagnostic`.
     * ``commentary``: free text comments in order (PBN ``{}``/``;``,
       LIN ``nt``).
+    * ``tables``: PBN supplemental sections (tables, PBN 2.1 §5) in file
+      order, each a :class:`Table`; their tag pairs are also in ``tags``.
+    * ``comment_anchors``: parallel to ``commentary`` (or ``()``), where
+      each comment stands: ``("game", 0)`` before the first tag,
+      ``("tag", i)`` after ``tags[i]``, ``("auction", i)`` after call ``i``
+      and ``("play", i)`` after card ``i`` in play order (``i == -1``: right
+      after the Auction/Play tag).  Not part of equality.
+    * ``extra``: LIN commands the reader does not know, as raw
+      ``(command, value)`` pairs in file order (lin.md §3: kept, never
+      fatal; the reader notes each with F007, severity info).
     """
 
     origin: Origin = field(compare=False)
@@ -921,6 +945,9 @@ class Board:
     commentary: tuple[str, ...] = ()
     diagnostics: tuple = field(default=(), compare=False)
     declarer_swapped: bool = False
+    extra: tuple[tuple[str, str], ...] = ()
+    tables: tuple[Table, ...] = ()
+    comment_anchors: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag called ``name`` (case-sensitive), or ``default``."""
@@ -941,3 +968,73 @@ class Board:
             f"<Board {self.origin.path}:{self.origin.line} number={self.number} "
             f"contract={self.contract} diagnostics={len(self.diagnostics)}>"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A PBN Note tag of an auction or play section: ``[Note "index:text"]``
+    (PBN 2.1 §3.5.5, §3.6.5).  ``text`` has the spaces after the colon removed."""
+
+    index: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardAnnotation:
+    """The annotations of one played card (PBN 2.1 §3.6.2): a note reference
+    (``note``, or ``None``) and NAGs in ascending order (suffixes are NAGs 7-12)."""
+
+    note: int | None = None
+    nags: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    r"""One column of a PBN table header (PBN 2.1 §5.2): ``[+|-]name[\width[L|R]]``.
+
+    ``sort`` is ``"+"`` (descending), ``"-"`` (ascending) or ``None``;
+    ``width`` the minimum width or ``None``; ``align`` ``"L"``, ``"R"`` or
+    ``None``.  ``str()`` gives the header notation.
+
+    >>> str(Column("Result", None, 2, "R")), str(Column("Rank", "-"))
+    ('Result\\2R', '-Rank')
+    """
+
+    name: str
+    sort: str | None = None
+    width: int | None = None
+    align: str | None = None
+
+    def __str__(self) -> str:
+        w = "" if self.width is None else f"\\{self.width}{self.align or ''}"
+        return f"{self.sort or ''}{self.name}{w}"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A PBN supplemental section (PBN 2.1 §5): a table tag and its data.
+
+    ``name`` is the tag name (``ScoreTable``, ``OptimumResultTable`` ...);
+    ``columns`` the header of a known table (``()`` for an unknown section,
+    whose rows are its data lines as written); ``rows`` the elements, one
+    tuple per row, as strings (string tokens unquoted; ``"?"`` unknown,
+    ``"-"`` irrelevant, a leading ``"^"`` an artificial score).
+    ``handrec.pbn.table_records`` gives the rows with typed values.
+    """
+
+    name: str
+    columns: tuple[Column, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    span: Span | None = field(default=None, compare=False)
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
+
+    def column(self, name: str) -> tuple[str, ...]:
+        """The elements of the column called ``name`` (``()`` if there is none)."""
+        names = self.column_names
+        if name not in names:
+            return ()
+        i = names.index(name)
+        return tuple(r[i] if i < len(r) else "" for r in self.rows)

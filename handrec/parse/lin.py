@@ -5,34 +5,49 @@ session files, vugraph match files, hand-viewer URLs).
 
 Pipeline, one pass, streaming:
 
-1. **Lines to pair tokens** (:func:`_tokens`).  Each decoded line is lexed by
-   the lexer-only instance of ``grammars/lin.lark``: one Lark token per pair
-   (``MD``, ``MB``, ``PC``... or the generic ``PAIR``; ``JUNK`` for text that
-   is no pair).  A pair whose value runs over a line end (damaged files, §1)
-   is carried over and re-lexed together with the next line, so the value is
-   joined.  Hand-viewer URLs and ``hv_popuplin('...')`` carriers are decoded
-   first (§2.4).  Token positions are made absolute (file line, column,
-   character offset).
+1. **Lines to tokens** (:func:`_tokens`).  Each decoded line is lexed by the
+   lexer-only instance of ``grammars/lin.lark``.  A run of auction and play
+   pairs (``mb an pc pg mc up nt``) is ONE ``MOVES`` token; every other
+   command is one token (``MD``, ``QX``... or the generic ``PAIR``); text
+   that is no pair is ``JUNK``, a stray ``|`` is ``PIPE``.  A pair whose
+   value runs over a line end (damaged files, §1) is carried over and
+   re-lexed together with the next line, so the value is joined.
+   Hand-viewer URLs and ``hv_popuplin('...')`` carriers are decoded first
+   (§2.4).  Token positions are made absolute (file line, column, character
+   offset).
 2. **Framing** (:func:`parse_lin`), in Python on the token types (§8): pairs
    before the first ``qx`` are the header; each ``qx`` starts a record;
-   without ``qx`` each ``md`` starts a record.  The ``pn``/``pw``/``st``
-   pairs written just before the ``md`` (or before a ``qx`` that follows a
-   record) belong to the new record.  Only the current record's tokens are
-   buffered.
+   without ``qx`` each ``md`` starts a record; a ``vg`` after records starts
+   a new segment (a second match in the same file) with its own header.  The
+   ``pn``/``pw``/``st`` pairs written just before the ``md`` (or before a
+   ``qx`` that follows a record) belong to the new record.  Only the current
+   record's tokens are buffered.
 3. **Record parse**: the record's tokens go to the LALR instance of the same
    grammar (pass-through lexer, Transformer given to the constructor, so no
-   tree is built).  One reduction per pair: its callback turns the value into
-   model values (Call, Card, Deal...) and adds them to the record's
-   ``_Parts``.
+   tree is built).  One reduction per token: its callback turns the value(s)
+   into model values (Call, Card, Deal...) and adds them to the record's
+   ``_Parts``; the ``MOVES`` callback splits its run with a compiled regex
+   and gives every call and card the position of its own pair.
 4. **Board**: ``_Parts`` + header (players by room, ``vg`` tags, ``rs``
    results, ``bn`` numbers) + :class:`~handrec.model.Origin` give the Board
-   with its PBN-equivalent tags (§9) and diagnostics.
+   with its PBN-equivalent tags (§9) and diagnostics.  A record's ``rs``
+   entry is checked against what its own auction and play give (C506).
+
+Every command of lin.md §3 is typed: ``pn`` (4 names, 8 in a vugraph table
+or header, longer header lists by block), ``md``, ``sv``, ``ah``, ``mb``
+(``!`` alert, ``an`` explanation), ``pc``, ``mc``, ``up`` (undo), ``nt``,
+``qx``, and the header's ``vg``, ``rs``, ``pw``, ``bn``, ``mp``; ``pg``,
+``st``, ``rh``, ``sk`` and ``pf`` are display commands with nothing to keep.
+Any other command is kept on the board as a raw ``(command, value)`` pair in
+:attr:`Board.extra <handrec.model.Board.extra>` and noted with F007, a
+*strict* code (``handrec validate`` shows it only under ``--strict``).  A
+command in the header of a vugraph file that the reader does not know goes
+to the segment's first record.
 
 Nothing here raises on bad input: faults become diagnostics (F003 syntax,
-T101 bad value, T102 repeated pair, T105 odd spelling, A306 bad call, P406
-bad card) and every framed record is yielded.  Unknown commands are kept as
-``(cmd, value, span)`` in the record's ``_Parts.unknown`` without a
-diagnostic; :class:`~handrec.model.Board` has no field to carry them yet.
+F011 stray pipe, T101 bad value, T102 repeated pair, T105 odd spelling, A306
+bad call, P406 bad card, C506 ``rs`` disagreeing with the table; F012 notes
+an undo) and every framed record is yielded.
 
 Positions: ``Origin.line`` is the file line of the record's first pair,
 ``Origin.offset`` its character offset (each line end counts as one
@@ -44,6 +59,7 @@ text, starting at the column where the encoded LIN starts.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Iterator
@@ -76,9 +92,10 @@ from handrec.model import (
     Strain,
     Tag,
     Vulnerability,
+    trick_winner,
 )
 
-__all__ = ["parse_lin", "parse_lin_text"]
+__all__ = ["parse_lin", "parse_lin_text", "rs_text"]
 
 # ---------------------------------------------------------------------------
 # Parsers (built once per process)
@@ -97,8 +114,50 @@ class _TokenListLexer(Lexer):
 
 @functools.cache
 def _lexer() -> Lark:
-    """The lexer-only instance of lin.lark: ``.lex(text)`` yields pair tokens."""
+    """The lexer-only instance of lin.lark: ``.lex(text)`` yields tokens."""
     return Lark(grammar_text("lin"), parser=None, lexer="basic", start="record")
+
+
+class _Scanner:
+    """The lexer of lin.lark's terminals as one compiled regex.
+
+    It matches exactly as Lark's basic lexer does (the same alternation of
+    the terminals in the same order: priority, then width; the first that
+    matches wins; ``%ignore`` terminals are skipped) and yields the same
+    tokens with the same positions, in about half the time: a record is only
+    a few tokens, so the per-token cost of the lexer matters.  Every
+    character is matched by some terminal (JUNK, PIPE or WS), so the scan
+    never stops short.
+    """
+
+    def __init__(self, lark: Lark) -> None:
+        terms = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+        self.match = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)).match
+        self.ignore = frozenset(lark.ignore_tokens)
+
+    def lex(self, text: str) -> Iterator[Token]:
+        match, ignore = self.match, self.ignore
+        pos, end = 0, len(text)
+        line, line_start = 1, 0
+        multiline = "\n" in text
+        while pos < end:
+            m = match(text, pos)
+            if m is None:  # pragma: no cover - JUNK, PIPE and WS match any character
+                m = re.compile(r"(?P<JUNK>.)", re.DOTALL).match(text, pos)
+                assert m is not None
+            stop = m.end()
+            kind = m.lastgroup
+            if kind not in ignore:
+                yield Token(kind, m.group(), pos, line, pos - line_start + 1)  # type: ignore[arg-type]
+            if multiline and "\n" in text[pos:stop]:
+                line += text.count("\n", pos, stop)
+                line_start = text.rindex("\n", pos, stop) + 1
+            pos = stop
+
+
+@functools.cache
+def _scanner() -> _Scanner:
+    return _Scanner(_lexer())
 
 
 @functools.cache
@@ -132,16 +191,109 @@ _SCORING = {"I": "IMP", "P": "MP", "B": "BAM"}
 _QX = re.compile(r"\s*([oc])\s*([0-9]*)", re.IGNORECASE)
 _AH_BOARD = re.compile(r"board\s*([0-9]+)", re.IGNORECASE)
 _RS = re.compile(r"([1-7])(NT|[CDHSN])([NESW])(XX|X)?(=|[+-][0-9]{1,2})", re.IGNORECASE)
+_MP = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _PBN_PLAYER_ORDER = ((1, "West"), (2, "North"), (3, "East"), (0, "South"))  # index in S,W,N,E
 #: Pairs written just before ``md`` (no ``qx``) or ``qx`` that belong to the new record (§8.2).
 _LEAD_IN = frozenset({"PN", "PW", "ST"})
-#: Pair kinds that make a header-only text a record when no ``md``/``qx`` frames one.
-_RECORD_KINDS = frozenset({"SV", "MB", "AN", "PC", "MC", "AH"})
+
+#: One pair inside a MOVES run: command, value (the closing pipe follows, or the text ends).
+_MOVE_PAIR = re.compile(r"([A-Za-z]{2})\|([^|]*)")
+_PC, _MB, _AN, _PG, _MC, _UP, _NT = range(7)
+#: MOVES commands in every case spelling -> kind.
+_MOVE_KIND = {
+    a + b: kind
+    for kind, cmd in enumerate(("pc", "mb", "an", "pg", "mc", "up", "nt"))
+    for a in (cmd[0], cmd[0].upper())
+    for b in (cmd[1], cmd[1].upper())
+}
+
+#: ``pc`` values in every spelling seen (case, ``10`` for ``T``) -> the shared Card.
+_CARD_TEXT: dict[str, Card] = {}
+for _card in ALL_CARDS:
+    for _s in {str(_card.suit), str(_card.suit).lower()}:
+        for _r in {str(_card.rank), str(_card.rank).lower()} | ({"10"} if _card.rank == 10 else set()):
+            _CARD_TEXT[_s + _r] = _card
+
+
+def _call_spellings() -> dict[str, tuple[CallKind, int | None, Strain | None, bool]]:
+    """``mb`` values in the usual spellings (any case, ``!`` alert) -> (kind, level, strain, alert)."""
+    base: dict[str, tuple[CallKind, int | None, Strain | None]] = {
+        "p": (CallKind.PASS, None, None),
+        "d": (CallKind.DOUBLE, None, None),
+        "r": (CallKind.REDOUBLE, None, None),
+    }
+    for level in range(1, 8):
+        for letter, strain in zip("cdhsn", Strain, strict=True):
+            base[f"{level}{letter}"] = (CallKind.BID, level, strain)
+    out = {}
+    for text, (kind, level, strain) in base.items():
+        for spelling in {text, text.upper()}:
+            out[spelling] = (kind, level, strain, False)
+            out[spelling + "!"] = (kind, level, strain, True)
+    return out
+
+
+_CALL_TEXT = _call_spellings()
+
+
+def _call_factory() -> Any:
+    """``make(kind, level, strain, alert, annotation, span)``: a :class:`Call`
+    built without the dataclass ``__init__`` (a third of the time; a record
+    has a dozen calls).  It sets every slot of ``Call``; should ``Call`` ever
+    gain a field or a ``__post_init__``, the plain constructor is used."""
+    names = tuple(f.name for f in dataclasses.fields(Call))
+    expected = ("kind", "level", "strain", "alert", "annotation", "note", "nags", "span", "irregular")
+    if names != expected or hasattr(Call, "__post_init__"):  # pragma: no cover - model changed
+
+        def plain(kind: Any, level: Any, strain: Any, alert: bool, annotation: str | None, span: Span) -> Call:
+            return Call(kind, level, strain, alert, annotation, span=span)
+
+        return plain
+    new = object.__new__
+    s_kind, s_level, s_strain, s_alert, s_annotation, s_note, s_nags, s_span, s_irregular = (
+        getattr(Call, n).__set__ for n in names
+    )
+
+    def make(kind: Any, level: Any, strain: Any, alert: bool, annotation: str | None, span: Span) -> Call:
+        call = new(Call)
+        s_kind(call, kind)
+        s_level(call, level)
+        s_strain(call, strain)
+        s_alert(call, alert)
+        s_annotation(call, annotation)
+        s_note(call, None)
+        s_nags(call, ())
+        s_span(call, span)
+        s_irregular(call, None)
+        return call
+
+    return make
+
+
+_make_call = _call_factory()
 
 #: A fault found in a pair: (code, span, message arguments); made a Diagnostic once the Origin is known.
 _Problem = tuple[str, Span | None, dict[str, object]]
-#: What a pair callback returns: (kind, token, span, payload, problems).
-_Entry = tuple[str, Token, Span, Any, tuple[_Problem, ...]]
+
+#: Shared Span objects by position (line * _WIDE + column): a record has ~70 of them.
+_SPANS: dict[int, Span] = {}
+_WIDE = 1 << 24
+
+
+def _span_at(line: int, column: int) -> Span:
+    if column < _WIDE and 0 < line < _WIDE:
+        key = line * _WIDE + column
+        s = _SPANS.get(key)
+        if s is None:
+            if len(_SPANS) >= 200_000:
+                _SPANS.clear()
+            s = _SPANS[key] = Span(line, column)
+        return s
+    return Span(line, column)
+
+
+def _span(tok: Token) -> Span:
+    return _span_at(tok.line, tok.column)  # type: ignore[arg-type]
 
 
 def _int(text: str) -> int | None:
@@ -151,7 +303,7 @@ def _int(text: str) -> int | None:
 
 
 def _value(tok: str) -> str:
-    """The value of a pair token, closing pipe and line breaks removed (§1)."""
+    """The value of a one-pair token, closing pipe and line breaks removed (§1)."""
     v = tok[3:-1] if tok[-1] == "|" else tok[3:]
     if "\n" in v:
         v = v.replace("\n", "")
@@ -162,6 +314,26 @@ def _bad(tag: str, value: str, reason: str, span: Span | None) -> _Problem:
     return ("T101", span, {"tag": tag, "value": value, "reason": reason})
 
 
+def _names(value: str, span: Span, cmd: str, problems: list[_Problem]) -> list[str]:
+    """A ``pn``/``pw`` list: names in blocks of 4 (S, W, N, E); a trailing
+    comma is tolerated; any other count is T101 (the names are still used)."""
+    names = [n.strip() for n in value.split(",")]
+    while len(names) % 4 and len(names) > 1 and names[-1] == "":
+        names.pop()
+    if len(names) % 4:
+        problems.append(_bad(cmd, value, f"{len(names)} names, not 4 or 8 (S, W, N, E per table)", span))
+    return names
+
+
+#: ``md`` characters: a suit letter -> 100 + index of its 2 in ALL_CARDS; a rank -> its offset (2 = 0).
+_MD_CODE: dict[str, int] = {}
+for _ch, _base in _SUIT_BASE.items():
+    _MD_CODE[_ch] = _MD_CODE[_ch.lower()] = 100 + _base
+for _ch, _off in _RANK_OFFSET.items():
+    _MD_CODE[_ch] = _MD_CODE[_ch.lower()] = _off
+_RANK_CHARS = "23456789TJQKA"
+
+
 def _parse_hand(text: str, seat: Seat, span: Span, problems: list[_Problem]) -> list[int]:
     """One ``md`` hand: suit letters each followed by ranks, any order and case (§4).
 
@@ -170,20 +342,18 @@ def _parse_hand(text: str, seat: Seat, span: Span, problems: list[_Problem]) -> 
     """
     found: list[int] = []
     base = -1
-    t = text.upper()
-    if "10" in t:
-        t = t.replace("10", "T")
+    t = text.replace("10", "T") if "10" in text else text
     bad = ""
+    code = _MD_CODE
     for ch in t:
-        b = _SUIT_BASE.get(ch)
-        if b is not None:
-            base = b
-            continue
-        r = _RANK_OFFSET.get(ch)
-        if r is not None and base >= 0:
-            found.append(base + r)
-        elif not ch.isspace():
-            bad += ch
+        k = code.get(ch)
+        if k is None or (k < 100 and base < 0):
+            if not ch.isspace():
+                bad += ch.upper()
+        elif k >= 100:
+            base = k - 100
+        else:
+            found.append(base + k)
     if bad:
         problems.append(_bad("md", text, f"unexpected {bad!r} in {seat.name.lower()}'s hand", span))
     unique = sorted(set(found), reverse=True)
@@ -193,8 +363,37 @@ def _parse_hand(text: str, seat: Seat, span: Span, problems: list[_Problem]) -> 
     return unique
 
 
-def _parse_md(value: str, span: Span) -> tuple[Seat | None, Deal, tuple[_Problem, ...]]:
-    """``md`` value: ``[dealer digit] S,W,N[,[E]]`` (§4) to (dealer, deal, problems).
+def _hand_factory() -> Any:
+    """``make(cards)``: a :class:`Hand` from cards already in hand order
+    (spades first, high to low), without re-sorting them in ``__post_init__``.
+    Should ``Hand`` ever gain a field, the plain constructor is used."""
+    if tuple(f.name for f in dataclasses.fields(Hand)) != ("cards",):  # pragma: no cover - model changed
+        return Hand
+    new, set_cards = object.__new__, Hand.cards.__set__  # type: ignore[attr-defined]
+
+    def make(cards: tuple[Card, ...]) -> Hand:
+        hand = new(Hand)
+        set_cards(hand, cards)
+        return hand
+
+    return make
+
+
+_make_hand = _hand_factory()
+
+
+def _pbn_hand(idx: list[int]) -> str:
+    """PBN hand notation (spades.hearts.diamonds.clubs) of card indices, high first."""
+    suits = ["", "", "", ""]
+    for i in idx:
+        suits[3 - i // 13] += _RANK_CHARS[i % 13]
+    return ".".join(suits)
+
+
+def _parse_md(value: str, span: Span) -> tuple[Seat | None, Deal | None, list[str] | None, tuple[_Problem, ...]]:
+    """``md`` value: ``[dealer digit] S,W,N[,[E]]`` (§4) to (dealer, deal,
+    PBN text of each hand by seat (``-`` when not given), problems); no deal
+    (``None``, ``None``) when no hand at all is given.
 
     Dealer digit 1 = S, 2 = W, 3 = N, 4 = E.  An empty hand is "not given"
     (``None``).  East, when missing, is derived as the 13 remaining cards only
@@ -216,7 +415,7 @@ def _parse_md(value: str, span: Span) -> tuple[Seat | None, Deal, tuple[_Problem
         texts = texts[:4]
     found: list[list[int] | None] = [None, None, None, None]  # LIN order S, W, N, E
     for i, text in enumerate(texts):
-        if text.strip():
+        if text and not text.isspace():
             found[i] = _parse_hand(text, _LIN_SEATS[i], span, problems)
     if found[3] is None:
         s, w, n = found[0], found[1], found[2]
@@ -224,16 +423,22 @@ def _parse_md(value: str, span: Span) -> tuple[Seat | None, Deal, tuple[_Problem
             held = set(s).union(w, n)
             if len(held) == 39:
                 found[3] = [i for i in range(51, -1, -1) if i not in held]
+    if found == [None, None, None, None]:
+        return dealer, None, None, tuple(problems)  # only a dealer digit: no deal given
     by_seat: list[Hand | None] = [None, None, None, None]
+    pbn = ["-", "-", "-", "-"]
+    cards = ALL_CARDS
     for seat, idx in zip(_LIN_SEATS, found, strict=True):
         if idx is not None:
-            by_seat[seat] = Hand(tuple([ALL_CARDS[i] for i in idx]))
-    return dealer, Deal(tuple(by_seat)), tuple(problems)  # type: ignore[arg-type]
+            by_seat[seat] = _make_hand(tuple([cards[i] for i in idx]))
+            pbn[seat] = _pbn_hand(idx)
+    return dealer, Deal(tuple(by_seat)), pbn, tuple(problems)  # type: ignore[arg-type]
 
 
 def _parse_calls(value: str, span: Span) -> tuple[list[Call], tuple[_Problem, ...]]:
-    """``mb`` value (§5): one call, ``!`` suffix = alerted; ``-`` = pass and
-    ``1C-P-1H`` packed calls are read with a T105 warning; a bad call is A306."""
+    """An unusual ``mb`` value (§5): ``-`` = pass and ``1C-P-1H`` packed calls
+    are read with a T105 warning; other spellings ``Call.parse`` reads; a bad
+    call is A306.  (The usual spellings never get here: see ``_CALL_TEXT``.)"""
     v = value.strip()
     problems: list[_Problem] = []
     if v == "-":
@@ -258,14 +463,14 @@ def _parse_calls(value: str, span: Span) -> tuple[list[Call], tuple[_Problem, ..
 
 
 # ---------------------------------------------------------------------------
-# The Transformer: one callback per kind of pair, and the record
+# The Transformer: one callback per kind of token, and the record
 # ---------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
 class _Parts:
-    """What one record's pairs say, before the header is applied; built pair
-    by pair by the Transformer."""
+    """What one record's pairs say, before the header is applied; built token
+    by token by the Transformer."""
 
     has_qx: bool = False
     room: str | None = None  # "Open" / "Closed"
@@ -274,6 +479,7 @@ class _Parts:
     has_md: bool = False
     dealer: Seat | None = None
     deal: Deal | None = None
+    deal_pbn: list[str] | None = None  # PBN text of each hand, by seat
     md_span: Span | None = None
     has_sv: bool = False
     vulnerable: Vulnerability | None = None
@@ -283,6 +489,7 @@ class _Parts:
     cards: list[Card | None] = field(default_factory=list)
     card_spans: list[Span] = field(default_factory=list)
     claim: int | None = None
+    claim_last: bool = False  # the claim is the last action (what an `up` takes back first)
     names: list[str] | None = None  # pn (or pw) of this record, S,W,N,E[,S,W,N,E...]
     names_span: Span | None = None
     names_kind: str | None = None  # "pn" or "pw"
@@ -292,22 +499,32 @@ class _Parts:
     vg: list[str] | None = None
     vg_span: Span | None = None
     rs: list[str] | None = None
-    rs_span: Span | None = None
+    rs_spans: list[Span] | None = None  # absolute position of each rs entry (header only)
     bn: list[str] | None = None
-    unknown: list[tuple[str, str, Span]] = field(default_factory=list)
+    extra: list[tuple[str, str]] = field(default_factory=list)
     problems: list[_Problem] = field(default_factory=list)
 
 
-def _span(tok: Token) -> Span:
-    return Span(tok.line, tok.column)
+def _positions(tok: Token, offsets: list[int]) -> list[Span]:
+    """The positions of characters ``offsets`` of a token (its line and column
+    plus the offset; counted across line ends when the token spans lines)."""
+    text = str(tok)
+    line, column = tok.line, tok.column
+    if "\n" not in text:
+        return [_span_at(line, column + o) for o in offsets]  # type: ignore[operator]
+    out = []
+    for o in offsets:
+        nl = text.count("\n", 0, o)
+        out.append(_span_at(line + nl, o - text.rfind("\n", 0, o)) if nl else _span_at(line, column + o))  # type: ignore[operator]
+    return out
 
 
 class _LinTransformer(Transformer):
     """Callbacks of lin.lark, run during the LALR parse (no tree is built).
 
-    ``begin`` creates the record's ``_Parts``; each pair callback gets
+    ``begin`` creates the record's ``_Parts``; each token callback gets
     ``[parts, token]`` (token line relative to the record, column absolute),
-    reads the value and returns the updated parts; ``record`` returns them.
+    reads the value(s) and returns the updated parts; ``record`` returns them.
     The instance itself holds no state, so one serves every parse.
     """
 
@@ -320,61 +537,100 @@ class _LinTransformer(Transformer):
     def record(self, c: list[_Parts]) -> _Parts:
         return c[0]
 
-    # --- the play and the auction (most pairs) ---------------------------------
+    # --- the auction and the play: one run of pairs ------------------------------
 
-    def card(self, c: list[Any]) -> _Parts:
-        """``pc``: one card in play order (§6); a bad card is P406 and kept as ``None``."""
+    def moves(self, c: list[Any]) -> _Parts:
+        """A run of ``mb an pc pg mc up nt`` pairs, in order (§3, §5, §6).
+
+        * ``mb``: one call; ``!`` = alerted; odd spellings see :func:`_parse_calls`;
+        * ``an``: explanation of the call just before it (a card in between
+          ends that); two are joined;
+        * ``pc``: one card in play order; a bad card is P406 and kept as ``None``;
+        * ``pg``: page break, nothing to keep;
+        * ``mc``: total tricks for declarer after a claim; the last one counts;
+        * ``up``: undo (see :func:`_undo`);
+        * ``nt``: commentary / chat (§2.3).
+
+        The run is split on its pipes (values hold none): ``cmd, value, cmd,
+        value...``, each command maybe after white space; the position of a
+        pair is the token's plus the length of what comes before it.
+        """
         p, tok = c
-        span = _span(tok)
-        v = _value(tok)
-        try:
-            p.cards.append(Card.parse(v))
-        except ModelError:
-            p.cards.append(None)
-            p.problems.append(("P406", span, {"token": v}))
-        p.card_spans.append(span)
-        p.last_call = -1
-        return p
-
-    def call(self, c: list[Any]) -> _Parts:
-        """``mb``: one call (§5)."""
-        p, tok = c
-        calls, problems = _parse_calls(_value(tok), _span(tok))
-        if problems:
-            p.problems.extend(problems)
-        p.calls.extend(calls)
-        p.last_call = len(p.calls) - 1 if calls else -1
-        return p
-
-    def explanation(self, c: list[Any]) -> _Parts:
-        """``an``: explanation of the call just before it (§5); otherwise ignored."""
-        p, tok = c
-        text = _value(tok).strip()
-        if p.last_call >= 0 and text:
-            prev = p.calls[p.last_call]
-            joined = text if prev.annotation is None else f"{prev.annotation} {text}"
-            p.calls[p.last_call] = replace(prev, annotation=joined)
-        return p
-
-    def quiet(self, c: list[Any]) -> _Parts:
-        """``pg``, ``st``, ``rh``, ``mp``, ``pf``: display commands, nothing to keep (§3)."""
-        return c[0]
-
-    def claim(self, c: list[Any]) -> _Parts:
-        """``mc``: total tricks for declarer after a claim (§3); the last one counts."""
-        p, tok = c
-        v = _value(tok).strip()
-        tricks = _int(v)
-        if tricks is not None and tricks <= 13:
-            p.claim = tricks
-        else:
-            p.problems.append(_bad("mc", v, "not a number of tricks from 0 to 13", _span(tok)))
-        return p
-
-    def chat(self, c: list[Any]) -> _Parts:
-        """``nt``: commentary / chat (§2.3)."""
-        p, tok = c
-        p.commentary.append(_value(tok))
+        text = str(tok)
+        line, col = tok.line, tok.column
+        multiline = "\n" in text
+        calls, cards, card_spans = p.calls, p.cards, p.card_spans
+        card_text, call_text, move_kind, spans, make_call = _CARD_TEXT, _CALL_TEXT, _MOVE_KIND, _SPANS, _make_call
+        key0 = line * _WIDE + col if line < _WIDE and col < _WIDE // 2 and len(text) < _WIDE // 2 else -1
+        last_call, claim_last = p.last_call, p.claim_last
+        pairs = iter(text.split("|"))
+        pos = 0
+        for cmd, v in zip(pairs, pairs):  # a trailing "" (after the last pipe) pairs with nothing
+            at = pos
+            pos += len(cmd) + len(v) + 2
+            if len(cmd) != 2:  # white space between pairs
+                at += len(cmd) - 2
+                cmd = cmd[-2:]
+            kind = move_kind[cmd]
+            if kind == _PG:
+                continue
+            if multiline:
+                span = _positions(tok, [at])[0]
+                if "\n" in v:
+                    v = v.replace("\n", "")
+            elif key0 >= 0:
+                span = spans.get(key0 + at)  # type: ignore[assignment]
+                if span is None:
+                    span = _span_at(line, col + at)
+            else:
+                span = Span(line, col + at)
+            if kind == _PC:
+                card = card_text.get(v)
+                if card is None:
+                    try:
+                        card = Card.parse(v)
+                    except ModelError:
+                        p.problems.append(("P406", span, {"token": v}))
+                cards.append(card)
+                card_spans.append(span)
+                last_call = -1
+                claim_last = False
+            elif kind == _MB:
+                known = call_text.get(v)
+                if known is not None:
+                    calls.append(make_call(known[0], known[1], known[2], known[3], None, span))
+                    last_call = len(calls) - 1
+                else:
+                    more, problems = _parse_calls(v, span)
+                    if problems:
+                        p.problems.extend(problems)
+                    calls.extend(more)
+                    last_call = len(calls) - 1 if more else -1
+                claim_last = False
+            elif kind == _AN:
+                t = v.strip()
+                if last_call >= 0 and t:
+                    prev = calls[last_call]
+                    if prev.annotation is not None:
+                        t = f"{prev.annotation} {t}"
+                    if type(prev.span) is Span and prev.note is None and not prev.nags and prev.irregular is None:
+                        calls[last_call] = make_call(prev.kind, prev.level, prev.strain, prev.alert, t, prev.span)
+                    else:
+                        calls[last_call] = replace(prev, annotation=t)
+            elif kind == _MC:
+                tricks = _int(v)
+                if tricks is not None and tricks <= 13:
+                    p.claim = tricks
+                    claim_last = True
+                else:
+                    p.problems.append(_bad("mc", v.strip(), "not a number of tricks from 0 to 13", span))
+            elif kind == _NT:
+                p.commentary.append(v)
+            else:  # _UP
+                p.claim_last = claim_last
+                _undo(p, v, span)
+                last_call, claim_last = p.last_call, p.claim_last
+        p.last_call, p.claim_last = last_call, claim_last
         return p
 
     # --- the deal and the table ------------------------------------------------
@@ -383,12 +639,13 @@ class _LinTransformer(Transformer):
         """``md`` (§4); a second one is T102 and ignored."""
         p, tok = c
         span = _span(tok)
-        dealer, deal, problems = _parse_md(_value(tok), span)
         if p.has_md:
             p.problems.append(("T102", span, {"tag": "md"}))
             return p
-        p.problems.extend(problems)
-        p.has_md, p.dealer, p.deal, p.md_span = True, dealer, deal, span
+        dealer, deal, pbn, problems = _parse_md(_value(tok), span)
+        if problems:
+            p.problems.extend(problems)
+        p.has_md, p.dealer, p.deal, p.deal_pbn, p.md_span = True, dealer, deal, pbn, span
         return p
 
     def vulnerability(self, c: list[Any]) -> _Parts:
@@ -424,17 +681,22 @@ class _LinTransformer(Transformer):
         return p
 
     def players(self, c: list[Any]) -> _Parts:
-        """``pn``: names S,W,N,E (8 in a vugraph header); the first ``pn`` wins (§3)."""
+        """``pn``: names S,W,N,E (8 in a vugraph table or header: open then
+        closed room; longer header lists by block); the first ``pn`` wins (§3)."""
         p, tok = c
+        span = _span(tok)
+        names = _names(_value(tok), span, "pn", p.problems)
         if p.names_kind != "pn":
-            p.names, p.names_span, p.names_kind = [n.strip() for n in _value(tok).split(",")], _span(tok), "pn"
+            p.names, p.names_span, p.names_kind = names, span, "pn"
         return p
 
     def player_list(self, c: list[Any]) -> _Parts:
-        """``pw``: players list, used only when there is no ``pn`` (§3)."""
+        """``pw``: players list, 4 per table; used only when there is no ``pn`` (§3)."""
         p, tok = c
+        span = _span(tok)
+        names = _names(_value(tok), span, "pw", p.problems)
         if p.names_kind is None:
-            p.names, p.names_span, p.names_kind = [n.strip() for n in _value(tok).split(",")], _span(tok), "pw"
+            p.names, p.names_span, p.names_kind = names, span, "pw"
         return p
 
     def heading(self, c: list[Any]) -> _Parts:
@@ -447,32 +709,68 @@ class _LinTransformer(Transformer):
             p.ah_span = _span(tok)
         return p
 
+    def display(self, c: list[Any]) -> _Parts:
+        """``st``, ``rh``, ``sk``, ``pf``: display commands of the viewer, nothing to keep (§3)."""
+        return c[0]
+
     # --- header pairs (read by _read_header) -----------------------------------
 
     def vugraph(self, c: list[Any]) -> _Parts:
+        """``vg``: 9 fields (§7); the first one counts."""
         p, tok = c
         if p.vg is None:
             p.vg, p.vg_span = _value(tok).split(","), _span(tok)
         return p
 
     def results(self, c: list[Any]) -> _Parts:
+        """``rs``: two results per board, open then closed room (§7); the
+        position of each entry is kept for C506."""
         p, tok = c
         if p.rs is None:
-            p.rs, p.rs_span = _value(tok).split(","), _span(tok)
+            text = str(tok)
+            offsets = [3]
+            for i, ch in enumerate(text):
+                if ch == "," and i >= 3:
+                    offsets.append(i + 1)
+            p.rs = _value(tok).split(",")
+            p.rs_spans = _positions(tok, offsets)
         return p
 
     def board_numbers(self, c: list[Any]) -> _Parts:
+        """``bn``: the board numbers of the records, in order (§3)."""
         p, tok = c
         if p.bn is None:
-            p.bn = _value(tok).split(",")
+            v = _value(tok)
+            p.bn = v.split(",")
+            bad = [n for n in p.bn if n.strip() and _int(n) is None]
+            if bad:
+                p.problems.append(_bad("bn", v, f"{bad[0].strip()!r} is not a board number", _span(tok)))
+        return p
+
+    def scores(self, c: list[Any]) -> _Parts:
+        """``mp``: scores, two per board (§3; their meaning depends on the
+        event, so they are checked but not kept)."""
+        p, tok = c
+        v = _value(tok)
+        bad = [s for s in v.split(",") if s.strip() and not _MP.fullmatch(s.strip())]
+        if bad:
+            p.problems.append(_bad("mp", v, f"{bad[0].strip()!r} is not a number", _span(tok)))
         return p
 
     # --- anything else -----------------------------------------------------------
 
     def unknown(self, c: list[Any]) -> _Parts:
-        """Another command: kept as (cmd, value), no diagnostic (lin.md §3 rule)."""
+        """Another command: kept as (command, value) with an F007 note (lin.md §3 rule)."""
         p, tok = c
-        p.unknown.append((tok[:2].lower(), _value(tok), _span(tok)))
+        cmd = tok[:2]
+        p.extra.append((cmd, _value(tok)))
+        p.problems.append(("F007", _span(tok), {"command": cmd}))
+        return p
+
+    def stray_pipe(self, c: list[Any]) -> _Parts:
+        """A doubled or trailing ``|`` (one token per run, see :func:`_tokens`): F011."""
+        p, tok = c
+        p.problems.append(("F011", _span(tok), {"token": str(tok)}))
         return p
 
     def junk(self, c: list[Any]) -> _Parts:
@@ -483,6 +781,36 @@ class _LinTransformer(Transformer):
             text = text[:37] + "..."
         p.problems.append(("F003", _span(tok), {"detail": f"{text!r} is not a cmd|value| pair"}))
         return p
+
+
+def _undo(p: _Parts, value: str, span: Span) -> None:
+    """``up|n|``: take back the last ``n`` actions (1 when empty): the claim
+    when it was the last action, else cards, else calls (lin.md §3, BBO
+    undo).  Noted with F012; a value that is not a count, or more than was
+    done, is T101."""
+    t = value.strip()
+    n = 1 if not t else _int(t)
+    if n is None:
+        p.problems.append(_bad("up", value, "not a number of actions to take back", span))
+        return
+    taken: list[str] = []
+    for _ in range(n):
+        if p.claim_last and p.claim is not None:
+            taken.append(f"the claim of {p.claim}")
+            p.claim, p.claim_last = None, False
+        elif p.cards:
+            card = p.cards.pop()
+            p.card_spans.pop()
+            taken.append("-" if card is None else str(card))
+        elif p.calls:
+            taken.append(str(p.calls.pop()))
+        else:
+            break
+    p.last_call = -1
+    if taken:
+        p.problems.append(("F012", span, {"command": f"up|{value}|", "what": " ".join(reversed(taken))}))
+    if len(taken) < n:
+        p.problems.append(_bad("up", value, f"only {len(taken)} action(s) to take back", span))
 
 
 # ---------------------------------------------------------------------------
@@ -504,8 +832,11 @@ class _Header:
     visit: str | None = None
     first_board: int | None = None
     results: list[_RsResult | None] = field(default_factory=list)
+    result_texts: list[str] = field(default_factory=list)
+    result_spans: list[Span] = field(default_factory=list)  # absolute file positions
     names: list[str] | None = None
     boards: list[str] = field(default_factory=list)
+    extra: list[tuple[str, str]] = field(default_factory=list)  # unknown commands, for the first record
 
 
 def _parse_rs(entry: str) -> _RsResult | str | None:
@@ -536,10 +867,34 @@ def _parse_rs(entry: str) -> _RsResult | str | None:
     return (Contract(level, Strain.parse(m.group(2)), doubling, declarer), tricks)
 
 
+def rs_text(contract: Contract | None, tricks: int | None) -> str:
+    """A table's result as an ``rs`` entry (lin.md §7), the inverse of reading one.
+
+    ``PASS`` for a passed-out deal; ``""`` when the contract (with its
+    declarer) is unknown or an end position; without ``tricks`` only the
+    contract part (not a complete entry).
+
+    >>> rs_text(Contract.parse("4SX", Seat.WEST), 6), rs_text(Contract.parse("3NT", Seat.NORTH), 10)
+    ('4SWx-4', '3NN+1')
+    """
+    if contract is None:
+        return ""
+    if contract.is_passed_out:
+        return "PASS"
+    if contract.level == 0 or contract.strain is None or contract.declarer is None:
+        return ""
+    strain = "N" if contract.strain is Strain.NOTRUMP else str(contract.strain)
+    text = f"{contract.level}{strain}{contract.declarer}{str(contract.doubling).lower()}"
+    if tricks is None:
+        return text
+    over = tricks - contract.level - 6
+    return text + ("=" if over == 0 else f"{over:+d}")
+
+
 def _read_header(p: _Parts, path: str, file_diagnostics: list[Diagnostic]) -> _Header:
     """Header values from the pairs before the first record; bad ``vg`` and
     ``rs`` values go to ``file_diagnostics`` (T101, file positions)."""
-    h = _Header(names=p.names, boards=p.bn or [])
+    h = _Header(names=p.names, boards=p.bn or [], extra=list(p.extra))
     if p.vg is not None:
         f = [x.strip() for x in p.vg]
         if len(f) != 9:
@@ -558,10 +913,13 @@ def _read_header(p: _Parts, path: str, file_diagnostics: list[Diagnostic]) -> _H
                 )
         h.first_board = _int(f[3])
     if p.rs is not None:
-        for entry in p.rs:
+        h.result_texts = [e.strip() for e in p.rs]
+        h.result_spans = p.rs_spans or []
+        for i, entry in enumerate(p.rs):
             r = _parse_rs(entry)
             if isinstance(r, str):
-                file_diagnostics.append(make("T101", None, p.rs_span, path=path, tag="rs", value=entry, reason=r))
+                span = h.result_spans[i] if i < len(h.result_spans) else None
+                file_diagnostics.append(make("T101", None, span, path=path, tag="rs", value=entry, reason=r))
                 r = None
             h.results.append(r)
     return h
@@ -601,13 +959,19 @@ def _board(p: _Parts, h: _Header, origin: Origin) -> Board:
     elif h.names is not None:
         names = _select_names(h.names, p.room, index)
 
-    contract: Contract | None = None
-    result: int | None = None
+    rs: _RsResult | None = None
+    rs_index = -1
     if number is not None and h.results:
         first = h.first_board if h.first_board is not None else 1
-        i = 2 * (number - first) + (1 if p.room == "Closed" else 0)
-        if 0 <= i < len(h.results) and h.results[i] is not None:
-            contract, result = h.results[i]  # type: ignore[misc]
+        rs_index = 2 * (number - first) + (1 if p.room == "Closed" else 0)
+        if 0 <= rs_index < len(h.results):
+            rs = h.results[rs_index]
+    contract: Contract | None = None
+    result: int | None = None
+    if rs is not None:
+        contract, result = rs
+    elif p.claim is not None:
+        result = p.claim  # lin.md §9: mc -> Result
 
     tags: list[Tag] = []
     if h.event is not None:
@@ -622,16 +986,19 @@ def _board(p: _Parts, h: _Header, origin: Origin) -> Board:
         tags.append(Tag("Dealer", str(p.dealer), p.md_span))
     if p.vulnerable is not None:
         tags.append(Tag("Vulnerable", str(p.vulnerable), p.sv_span))
-    if p.deal is not None:
-        tags.append(Tag("Deal", p.deal.to_pbn(p.dealer or Seat.NORTH), p.md_span))
+    if p.deal_pbn is not None:
+        first = p.dealer or Seat.NORTH
+        hands = p.deal_pbn
+        deal_text = f"{first}:{hands[first]} {hands[(first + 1) % 4]} {hands[(first + 2) % 4]} {hands[(first + 3) % 4]}"
+        tags.append(Tag("Deal", deal_text, p.md_span))
     if h.scoring is not None:
         tags.append(Tag("Scoring", h.scoring))
     if contract is not None:
         if contract.declarer is not None:
             tags.append(Tag("Declarer", str(contract.declarer)))
         tags.append(Tag("Contract", str(contract)))
-        if result is not None:
-            tags.append(Tag("Result", str(result)))
+    if result is not None:
+        tags.append(Tag("Result", str(result)))
     if p.room is not None:
         tags.append(Tag("Room", p.room, p.qx_span))
     if h.stage is not None:
@@ -657,7 +1024,12 @@ def _board(p: _Parts, h: _Header, origin: Origin) -> Board:
     if p.cards or p.claim is not None:
         play = Play(None, tuple(p.cards), p.claim, None, tuple(p.card_spans))
 
-    return Board(
+    extra = p.extra
+    if h.extra:  # unknown commands of the header go to the segment's first record
+        extra = h.extra + extra
+        h.extra = []
+
+    board = Board(
         origin=origin,
         tags=tuple(tags),
         number=number,
@@ -670,8 +1042,74 @@ def _board(p: _Parts, h: _Header, origin: Origin) -> Board:
         declarer=contract.declarer if contract is not None else None,
         result=result,
         commentary=tuple(p.commentary),
-        diagnostics=tuple(make(code, origin, span, **args) for code, span, args in problems),
+        diagnostics=tuple([make(code, origin, span, **args) for code, span, args in problems]),
+        extra=tuple(extra),
     )
+    if rs is not None and (auction is not None or play is not None):
+        board = _check_rs(board, h, rs_index)
+    return board
+
+
+def _table_result(board: Board) -> tuple[Contract | None, bool, int | None]:
+    """What a record's own auction and play give: (contract, whether the
+    auction gave it, declarer's tricks).
+
+    The contract is the auction's when it is complete (the rules' auction
+    replay), else the record's ``rs`` contract; the tricks are counted from
+    13 complete tricks (Law 44, :func:`~handrec.model.trick_winner`), else
+    taken from the claim, else unknown -- the same precedence as the replay
+    engine, without its checks (the validator reports faults of the play).
+    """
+    from handrec.rules.auction import replay_auction  # rules depend on the model only
+
+    contract, from_auction = board.contract, False
+    if board.auction is not None:
+        ar = replay_auction(board.auction)
+        if ar.complete and ar.contract is not None:
+            contract, from_auction = ar.contract, True
+    play = board.play
+    if contract is None or contract.level == 0 or contract.declarer is None or play is None:
+        return contract, from_auction, None
+    cards = play.cards
+    if len(cards) == 52 and None not in cards:
+        trump, declarer = contract.trump, contract.declarer
+        leader, won = declarer.lho, 0
+        for i in range(0, 52, 4):
+            leader = trick_winner(leader, cards[i : i + 4], trump)  # type: ignore[arg-type]
+            won += (leader - declarer) % 2 == 0
+        return contract, from_auction, won
+    return contract, from_auction, play.claim
+
+
+def _check_rs(board: Board, h: _Header, i: int) -> Board:
+    """C506 when the record's ``rs`` entry disagrees with its own auction and
+    play (see :func:`_table_result`).
+
+    On a disagreement the board keeps the entry's Contract, Declarer and
+    Result *tags* (what the file says) but not the typed values, so that the
+    replay reports nothing twice.
+    """
+    rs_contract, rs_tricks = board.contract, board.result
+    contract, from_auction, tricks = _table_result(board)
+    contract_bad = (
+        from_auction
+        and contract is not None
+        and rs_contract is not None
+        and (
+            (contract.level, contract.strain, contract.doubling, contract.declarer)
+            != (rs_contract.level, rs_contract.strain, rs_contract.doubling, rs_contract.declarer)
+        )
+    )
+    result_bad = tricks is not None and rs_tricks is not None and tricks != rs_tricks
+    if not (contract_bad or result_bad):
+        return board
+    span = h.result_spans[i] if i < len(h.result_spans) else None
+    rel = None if span is None else Span(span.line - board.origin.line + 1, span.column)
+    value = h.result_texts[i] if i < len(h.result_texts) else rs_text(rs_contract, rs_tricks)
+    diag = make("C506", board.origin, rel, value=value, expected=rs_text(contract, tricks))
+    if contract_bad:
+        return replace(board, contract=None, declarer=None, result=None, diagnostics=(*board.diagnostics, diag))
+    return replace(board, result=None, diagnostics=(*board.diagnostics, diag))
 
 
 # ---------------------------------------------------------------------------
@@ -707,16 +1145,18 @@ def _carrier(line: str) -> tuple[str, int] | None:
 
 
 def _tokens(lines: Iterable[str]) -> Iterator[Token]:
-    """Pair tokens of the whole input, lazily, with absolute positions.
+    """Tokens of the whole input, lazily, with absolute positions.
 
     ``line``/``column`` are file positions (1-based), ``start_pos`` the
     character offset (each line end counts one).  A pair cut by a line end
     (no closing ``|`` yet) is re-lexed joined with the next line; at the end
-    of input it is yielded as it is (the record reports F003).
+    of input it is yielded as it is (the record reports F003).  A run of
+    JUNK and PIPE tokens with nothing between is one token (JUNK if it has
+    any text, else PIPE).
     """
-    lex = _lexer().lex
+    lex = _scanner().lex
     carry: Token | None = None  # a pair still waiting for its closing pipe
-    junk: Token | None = None  # a run of JUNK tokens not yet yielded
+    junk: Token | None = None  # a run of JUNK/PIPE tokens not yet yielded
     pending: list[str] = []  # its text: the token, then the lines that followed it
     offset = 0
     for line_no, line in enumerate(lines, 1):
@@ -744,14 +1184,20 @@ def _tokens(lines: Iterable[str]) -> Iterator[Token]:
                 tok.column += base_col - 1
             tok.line += base_line - 1
             tok.start_pos += base_off
-            if tok.type == "JUNK":  # a run of junk with no pair between is one token
-                junk = tok if junk is None else Token.new_borrow_pos("JUNK", f"{junk} {tok}", junk)
+            kind = tok.type
+            if kind == "JUNK" or kind == "PIPE":
+                if junk is None:
+                    junk = tok
+                else:
+                    merged = "JUNK" if "JUNK" in (kind, junk.type) else "PIPE"
+                    sep = "" if merged == "PIPE" else " "
+                    junk = Token.new_borrow_pos(merged, f"{junk}{sep}{tok}", junk)
                 continue
             if junk is not None:
                 yield junk
                 junk = None
-            if tok[-1] != "|":
-                carry, pending = tok, [tok]  # only the last token of a text can lack its pipe
+            if tok.count("|") & 1:  # its last pair has no closing pipe (only the text's last token can)
+                carry, pending = tok, [tok]
             else:
                 yield tok
     if junk is not None:
@@ -777,9 +1223,12 @@ def _parse_tokens(tokens: list[Token], first_line: int) -> _Parts:
         p = _Parts()
         p.problems.append(("F003", Span(getattr(e, "line", 1), getattr(e, "column", 0)), {"detail": str(e)}))
     last = tokens[-1]
-    if last[-1] != "|" and last.type != "JUNK":  # only the input's last pair can be cut short
+    if last.count("|") & 1 and last.type not in ("JUNK", "PIPE"):  # only the input's last pair can be cut short
         text = str(last).strip()
-        p.problems.append(("F003", _span(last), {"detail": f"pair {text[:40]!r} has no closing '|'"}))
+        start = text.rfind("|") - 2  # the last pair's command
+        p.problems.append(
+            ("F003", _positions(last, [start])[0], {"detail": f"pair {text[start:][:40]!r} has no closing '|'"})
+        )
     return p
 
 
@@ -791,6 +1240,17 @@ def _lead_in_start(tokens: list[Token]) -> int:
     return i
 
 
+def _makes_a_record(tokens: list[Token]) -> bool:
+    """Whether pairs framed by neither ``md`` nor ``qx`` still describe a table
+    (``sv``, ``ah``, a call, a card, a claim or an undo) rather than a header."""
+    for t in tokens:
+        if t.type in ("SV", "AH"):
+            return True
+        if t.type == "MOVES" and any(_MOVE_KIND[m.group(1)] not in (_PG, _NT) for m in _MOVE_PAIR.finditer(t)):
+            return True
+    return False
+
+
 def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic]) -> Iterator[Board]:
     """Read LIN records (lin.md §1-§10), one Board per record, streaming.
 
@@ -799,8 +1259,9 @@ def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
         hand-viewer URL or ``hv_popuplin('...')`` call carrying LIN (§2.4).
     :param path: the file name put in every Origin and Diagnostic.
     :param file_diagnostics: receives faults that belong to no record: junk
-        in the header, bad ``vg`` fields, unreadable ``rs`` entries (F003,
-        T101; positions are file line and column).
+        in the header, bad ``vg`` fields, unreadable ``rs`` entries, unknown
+        header commands (F003, T101, F007; positions are file line and
+        column).
     :returns: an iterator of Boards in file order; ``Origin.index`` is the
         0-based record ordinal.  Only the current record's pairs are held.
 
@@ -823,14 +1284,28 @@ def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
         origin = Origin(path, line=first.line, offset=first.start_pos, index=index, format="lin")
         return _board(_parse_tokens(tokens, first.line), header, origin)
 
+    def read_header(tokens: list[Token]) -> _Header:
+        parts = _parse_tokens(tokens, 1)
+        h = _read_header(parts, path, file_diagnostics)
+        file_diagnostics.extend(make(c, None, s, path=path, **a) for c, s, a in parts.problems)
+        return h
+
     for tok in _tokens(lines):
         kind = tok.type
-        if kind == "QX":
+        if kind == "VG" and cur is not None:
+            # a vugraph header after records: a new segment with its own header (§2.3)
+            split = _lead_in_start(cur)
+            lead_in = cur[split:]
+            del cur[split:]
+            if cur:
+                yield build(cur)
+                index += 1
+            cur, cur_has_md, qx_mode, header = None, False, False, _Header()
+            preamble = lead_in + [tok]
+        elif kind == "QX":
             if cur is None:
                 if preamble:  # the header: everything before the first qx (§2.3)
-                    parts = _parse_tokens(preamble, 1)
-                    header = _read_header(parts, path, file_diagnostics)
-                    file_diagnostics.extend(make(c, None, s, path=path, **a) for c, s, a in parts.problems)
+                    header = read_header(preamble)
                     preamble = []
                 cur = [tok]
             else:
@@ -844,9 +1319,15 @@ def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
             qx_mode = True
         elif kind == "MD" and not qx_mode:
             if cur is None:
-                # no qx: the preamble gives the header values AND is record 1's start
+                # no qx: the preamble gives the header values AND is record 1's start; a
+                # pn/pw of one table written just before the md is record 1's own (§8.2)
                 if preamble:
-                    header = _read_header(_parse_tokens(preamble, 1), path, file_diagnostics)
+                    split = _lead_in_start(preamble)
+                    lists = [t for t in preamble[split:] if t.type in ("PN", "PW") and t.count(",") > 3]
+                    header_tokens = preamble[:split] + lists
+                    if header_tokens:
+                        header = _read_header(_parse_tokens(header_tokens, 1), path, file_diagnostics)
+                        header.extra = []  # the preamble's unknown commands are record 1's own
                 cur = preamble + [tok]
                 preamble = []
             elif cur_has_md:
@@ -867,12 +1348,10 @@ def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
     if cur is not None:
         yield build(cur)
     elif preamble:
-        if any(t.type in _RECORD_KINDS for t in preamble):
+        if _makes_a_record(preamble):
             yield build(preamble)  # a record with no md/qx: still a record
         else:
-            parts = _parse_tokens(preamble, 1)
-            _read_header(parts, path, file_diagnostics)
-            file_diagnostics.extend(make(c, None, s, path=path, **a) for c, s, a in parts.problems)
+            read_header(preamble)
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")

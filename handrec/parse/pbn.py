@@ -17,8 +17,13 @@ Three stages (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
    into play order (PBN 2.1 §3.6), and the board's diagnostics.
 
 Nothing here raises on bad input: faults become :class:`handrec.diagnostics.Diagnostic`
-records on the board, or in ``file_diagnostics`` for file-level faults.  Table data
-(ScoreTable, OptimumResultTable, ... PBN 2.1 §5) is read without error but not kept yet.
+records on the board, or in ``file_diagnostics`` for file-level faults.  Beyond the typed
+Board fields, every tag value is checked against its PBN form (:data:`handrec.pbn.TAGS`:
+T121; an unknown tag is T120, shown only by ``validate --strict``; a known tag written in
+the wrong case T122), tables (PBN 2.1 §5) are read into :class:`~handrec.model.Table`
+rows and checked by column (T123-T125), comments keep where they stand
+(``Board.comment_anchors``), and a file that says ``% EXPORT`` is checked against the
+export format's rules (F020, F021).
 
 >>> text = '[Board "3"]\\n[Dealer "S"]\\n[Contract "3N"]\\n[Declarer "S"]\\n[Result "NS 9"]'
 >>> b = parse_pbn_text(text)[0]
@@ -45,20 +50,34 @@ from handrec.model import (
     Call,
     CallKind,
     Card,
+    CardAnnotation,
     Contract,
     Deal,
     Hand,
     ModelError,
+    Note,
     Origin,
     Play,
     Seat,
     Side,
     Span,
     Strain,
-    Suit,
+    Table,
     Tag,
     Vulnerability,
-    trick_winner,
+)
+from handrec.pbn import (
+    MTS_ORDER,
+    TABLES,
+    TAG_NAMES_FOLDED,
+    TAGS,
+    TRUMP_UNKNOWN,
+    TagValueError,
+    best_known,
+    parse_columns,
+    play_trump,
+    rubber_vulnerability,
+    typed_cell,
 )
 
 __all__ = ["parse_pbn", "parse_pbn_text"]
@@ -79,7 +98,9 @@ def parse_pbn(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
         has stripped a byte-order mark and normalised CR LF / LF / CR).
     :param path: the file name put in each board's :class:`Origin` and in diagnostics.
     :param file_diagnostics: file-level faults are appended here: F005 for a brace comment
-        still open at the end of the file (PBN 2.1 §3.8).
+        still open at the end of the file (PBN 2.1 §3.8); after a ``% EXPORT`` line,
+        F020 for a tab or a game separator that is not an empty line and F021 for a line
+        longer than 255 characters with its CR LF (PBN 2.1 §2.3, §3).
     :returns: boards in file order, streaming (one game's lines are held at a time);
         ``Origin(path, line, offset, index, "pbn")`` gives the block's first file line, its
         character offset (line ends counted as one character) and the 0-based game index.
@@ -91,7 +112,15 @@ def parse_pbn(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
     builder = _BoardBuilder()
     parser = _parser()
     index = 0
-    for first_line, offset, text, open_comment in _frame(lines):
+    state = _FrameState()
+    for first_line, offset, text, open_comment in _frame(lines, state):
+        if state.events:
+            for code, line, column, detail in state.events:
+                args = {"detail": detail} if code == "F020" else {"length": detail}
+                file_diagnostics.append(make(code, None, Span(line, column), path=path, **args))
+            state.events.clear()
+        builder.export = state.export
+        builder.version = state.version
         if open_comment is not None:
             file_diagnostics.append(make("F005", None, Span(*open_comment), path=path))
             if text is None:  # the open comment is all there is
@@ -100,6 +129,9 @@ def parse_pbn(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
         origin = Origin(path, first_line, offset, index, "pbn")
         index += 1
         yield builder.build_safely(parser, text, origin)
+    for code, line, column, detail in state.events:
+        args = {"detail": detail} if code == "F020" else {"length": detail}
+        file_diagnostics.append(make(code, None, Span(line, column), path=path, **args))
 
 
 def parse_pbn_text(text: str, path: str = "<string>") -> list[Board]:
@@ -148,7 +180,26 @@ def _scan(line: str, pos: int) -> tuple[int, bool]:
     return -1, content
 
 
-def _frame(lines: Iterable[str]) -> Iterator[tuple[int, int, str | None, tuple[int, int] | None]]:
+_VERSION_RE = re.compile(r"%\s*PBN\s+(\d+)\.(\d+)\s*")
+_EXPORT_RE = re.compile(r"%\s*EXPORT\s*", re.IGNORECASE)
+
+
+class _FrameState:
+    """What the escape lines said so far (PBN 2.1 §2.4): ``export`` after ``% EXPORT``,
+    ``version`` from ``% PBN <major>.<minor>``; ``events``: file-level export-format faults
+    found while framing, ``(code, line, column, detail)``."""
+
+    __slots__ = ("export", "version", "events")
+
+    def __init__(self) -> None:
+        self.export = False
+        self.version: tuple[int, int] | None = None
+        self.events: list[tuple[str, int, int, Any]] = []
+
+
+def _frame(
+    lines: Iterable[str], state: _FrameState | None = None
+) -> Iterator[tuple[int, int, str | None, tuple[int, int] | None]]:
     """Split a line stream into game blocks.
 
     :yields: ``(first_line, offset, text, open_comment)`` per game: the 1-based file line of
@@ -157,7 +208,15 @@ def _frame(lines: Iterable[str]) -> Iterator[tuple[int, int, str | None, tuple[i
         comment (only possible at the end of the file) the file ``(line, column)`` of its
         ``{``, else None.  A last block that is only an unclosed comment is yielded with
         ``text`` None (no game, but the fault must be reported).
+
+    With ``state``, escape lines ``% PBN x.y`` and ``% EXPORT`` are noted in it, and after
+    ``% EXPORT`` each line is checked for tabs, length (255 with CR LF) and separators
+    that are not empty (export format, PBN 2.1 §2.3, §3).
     """
+    if state is None:
+        state = _FrameState()
+    events = state.events
+    export = state.export
     buf: list[str] = []
     first_line = 0
     first_offset = 0
@@ -182,10 +241,23 @@ def _frame(lines: Iterable[str]) -> Iterator[tuple[int, int, str | None, tuple[i
                 in_comment, comment_at = True, (lineno, k + 1)
             continue
         if line[:1] == "%":  # escape line (PBN 2.1 §2.4)
+            if export:
+                _line_faults([line], lineno, events)
             if buf:
                 buf.append("")
+            if _EXPORT_RE.fullmatch(line):
+                state.export = export = True
+            else:
+                m = _VERSION_RE.fullmatch(line)
+                if m is not None:
+                    state.version = (int(m.group(1)), int(m.group(2)))
             continue
         if not line or line.isspace():  # semi-empty line: end of a game
+            if buf and export:
+                _line_faults(buf, first_line, events)
+            if line and export:
+                _line_faults([line], lineno, events)
+                events.append(("F020", lineno, 1, "a game separator line holds spaces or tabs (not empty)"))
             if buf:
                 if content:
                     yield first_line, first_offset, "\n".join(buf), None
@@ -202,10 +274,24 @@ def _frame(lines: Iterable[str]) -> Iterator[tuple[int, int, str | None, tuple[i
                 in_comment, comment_at = True, (lineno, k + 1)
         elif not content:
             content = line.lstrip()[:1] != ";"
+    if buf and export:
+        _line_faults(buf, first_line, events)
     if buf and content:
         yield first_line, first_offset, "\n".join(buf), comment_at if in_comment else None
     elif in_comment:
         yield first_line, first_offset, None, comment_at
+
+
+def _line_faults(lines: list[str], first: int, events: list[tuple[str, int, int, Any]]) -> None:
+    """Export format (PBN 2.1 §2.3): F021 for a line over 255 characters with its CR LF,
+    F020 for a tab; ``lines`` start at file line ``first``."""
+    if max(map(len, lines)) <= 253 and "\t" not in "".join(lines):
+        return
+    for k, line in enumerate(lines):
+        if len(line) > 253:
+            events.append(("F021", first + k, 1, len(line) + 2))
+        if "\t" in line:
+            events.append(("F020", first + k, line.index("\t") + 1, "a line holds a tab character"))
 
 
 # =========================================================================================
@@ -232,26 +318,40 @@ def _span(line: int, column: int) -> Span:
     return s
 
 
+#: The spans of a row of single-spaced words by (line, column, word lengths): rows of the
+#: same layout recur in every game of a file (four cards a line, four calls a line).
+_ROW_SPANS: dict[tuple[int, int, tuple[int, ...]], list[Span]] = {}
+
+
 def _rows(tok: Token) -> list[tuple[list[str], list[Span]]]:
     """Split a ROWS token into its non-blank lines, each as the whitespace-separated
     texts and their spans (two parallel lists)."""
     spans = _SPANS
+    layouts = _ROW_SPANS
     line = tok.line
     col = tok.column
     out = []
     for row in tok.split("\n"):
         words = row.split()
         if words:
-            where = []
-            pos = 0
-            base = (line << 12) | col
-            room = 4096 - col
-            for w in words:
-                i = row.find(w, pos)
-                pos = i + len(w)
-                span = spans.get(base + i) if i < room else None
-                where.append(span or _span(line, col + i))
-            out.append((words, where))
+            lengths = tuple(map(len, words))
+            single = len(row.rstrip()) == sum(lengths) + len(lengths) - 1  # one blank between words
+            where = layouts.get((line, col, lengths)) if single else None
+            if where is not None:
+                out.append((words, where.copy()))
+            else:
+                where = []
+                pos = 0
+                base = (line << 12) | col
+                room = 4096 - col
+                for w in words:
+                    i = row.find(w, pos)
+                    pos = i + len(w)
+                    span = spans.get(base + i) if i < room else None
+                    where.append(span or _span(line, col + i))
+                out.append((words, where))
+                if single and len(layouts) < 20_000:
+                    layouts[(line, col, lengths)] = where.copy()
         line += 1
         col = 1
     return out
@@ -266,18 +366,9 @@ def _elements(tok: Token) -> list[tuple[str, Span]]:
 _LEAD, _TAGS, _AUCTION, _PLAY = 0, 1, 2, 3
 
 #: Tags of the standard (PBN 2.1 §3.4, §4) and common extensions (pbn.md §17) that are not
-#: tables: data after them is unknown tokens (F006).  Any other tag may be followed by data
-#: (tables and unknown supplemental sections, PBN 2.1 §4.9, §5).
-_PLAIN_TAGS = frozenset(
-    """Event Site Date Board West North East South Dealer Vulnerable Deal Scoring Declarer
-    Contract Result Competition DealId Description FrenchMP Generator Hidden Room Termination
-    Score ScoreIMP ScoreMP ScorePercentage ScoreRubber ScoreRubberHistory OptimumScore
-    BidSystemEW BidSystemNS PairEW PairNS WestNA NorthNA EastNA SouthNA WestType NorthType
-    EastType SouthType EventDate EventSponsor HomeTeam VisitTeam Round Section Stage Table
-    Time UTCTime UTCDate TimeControl TimeCall TimeCard Annotator AnnotatorNA Application Mode
-    Note DoubleDummyTricks ParContract OptimumContract ParScore Ability Minimax
-    BCFlags""".split()
-)
+#: tables, by lower-case name: data after them is unknown tokens (F006).  Any other tag may
+#: be followed by data (tables and unknown supplemental sections, PBN 2.1 §4.9, §5).
+_PLAIN_FOLDED = frozenset(n.lower() for n, spec in TAGS.items() if spec.group != "table")
 
 
 class _Section:
@@ -286,17 +377,41 @@ class _Section:
     * ``kind``: ``_LEAD`` (text before the first tag), ``_TAGS``, ``_AUCTION`` or ``_PLAY``;
     * ``tags``: a :class:`Tag` per tag pair in order (``#``/``##`` not yet resolved);
     * ``elements``: Auction: ``(text, span)`` items; Play: ``(texts, spans)`` per line;
-    * ``comments``: comment texts without delimiters; ``issues``: pending diagnostics.
+    * ``comments``: comment texts without delimiters, ``comment_at`` their positions
+      (line, column); ``issues``: pending diagnostics;
+    * ``rows``: the ROWS tokens (the data of a table, unknown section, auction or play);
+      ``rows_comment``: a comment came after table data (PBN 2.1 §5.1 forbids it);
+    * ``raw``: the TAGS (or Auction/Play tag) token, for the export-format check;
+    * ``row_open``: Play: the last play line goes on (no line end since its last card);
+      ``plain``: Play: every line held at most four cards in export spelling.
     """
 
-    __slots__ = ("kind", "tags", "elements", "comments", "issues")
+    __slots__ = (
+        "kind",
+        "tags",
+        "elements",
+        "comments",
+        "comment_at",
+        "issues",
+        "rows",
+        "rows_comment",
+        "raw",
+        "row_open",
+        "plain",
+    )
 
-    def __init__(self, kind: int, tags: list[Tag]) -> None:
+    def __init__(self, kind: int, tags: list[Tag], raw: Token | None = None) -> None:
         self.kind = kind
         self.tags = tags
         self.elements: list[Any] = []
         self.comments: list[str] = []
+        self.comment_at: list[tuple[int, int]] = []
         self.issues: list[_Issue] = []
+        self.rows: list[Token] = []
+        self.rows_comment = False
+        self.raw = raw
+        self.row_open = False
+        self.plain = False
 
 
 #: Tags with their span, shared between boards (Tag is immutable): most tag pairs of a file
@@ -349,6 +464,21 @@ def _unknown(sec: _Section, tok: Token) -> _Section:
     return sec
 
 
+def _add_comment(sec: _Section, tok: Token) -> _Section:
+    sec.comments.append(_comment(tok))
+    sec.comment_at.append((tok.line, tok.column))
+    return sec
+
+
+def _section_head(kind: int, name: str, tok: Token) -> _Section:
+    """An Auction or Play section from its tag token (the name in any case: T122)."""
+    t = _tag_pairs(tok)[0]
+    sec = _Section(kind, [Tag(name, t.value, t.span)], tok)
+    if t.name != name:
+        sec.issues.append(("T122", t.span, {"name": t.name, "read": name}))
+    return sec
+
+
 class _PbnTransformer(Transformer):
     """Callbacks of ``grammars/pbn.lark``; the parse result is ``list[_Section]``.
 
@@ -370,54 +500,60 @@ class _PbnTransformer(Transformer):
         return _Section(_LEAD, [])
 
     def lead_comment(self, c: list[Any]) -> _Section:
-        c[0].comments.append(_comment(c[1]))
-        return c[0]
+        return _add_comment(c[0], c[1])
 
     def lead_rows(self, c: list[Any]) -> _Section:
         return _unknown(c[0], c[1])
 
     def tags_head(self, c: list[Any]) -> _Section:
-        return _Section(_TAGS, _tag_pairs(c[0]))
+        return _Section(_TAGS, _tag_pairs(c[0]), c[0])
 
     def tags_rows(self, c: list[Any]) -> _Section:
         sec = c[0]
-        if sec.tags[-1].name in _PLAIN_TAGS:
+        if sec.tags[-1].name.lower() in _PLAIN_FOLDED:
             return _unknown(sec, c[1])
-        return sec  # table or unknown section data (PBN 2.1 §5): not kept yet
+        sec.rows.append(c[1])  # table or unknown section data (PBN 2.1 §5)
+        return sec
 
     def tags_comment(self, c: list[Any]) -> _Section:
-        c[0].comments.append(_comment(c[1]))
-        return c[0]
+        sec = c[0]
+        if sec.rows:
+            sec.rows_comment = True
+        return _add_comment(sec, c[1])
 
     def auction_head(self, c: list[Any]) -> _Section:
-        t = _tag_pairs(c[0])[0]
-        return _Section(_AUCTION, [Tag("Auction", t.value, t.span)])  # name in any case
+        return _section_head(_AUCTION, "Auction", c[0])
 
     def auction_rows(self, c: list[Any]) -> _Section:
         c[0].elements.extend(_elements(c[1]))
+        c[0].rows.append(c[1])
         return c[0]
 
     def auction_comment(self, c: list[Any]) -> _Section:
-        c[0].comments.append(_comment(c[1]))
-        return c[0]
+        return _add_comment(c[0], c[1])
 
     def play_head(self, c: list[Any]) -> _Section:
-        t = _tag_pairs(c[0])[0]
-        return _Section(_PLAY, [Tag("Play", t.value, t.span)])
+        return _section_head(_PLAY, "Play", c[0])
 
     def play_rows(self, c: list[Any]) -> _Section:
         sec = c[0]
-        rows = _rows(c[1])
-        if rows and sec.elements and sec.elements[-1][1][-1].line == rows[0][1][0].line:
+        tok = c[1]
+        rows = _rows(tok)
+        if rows and sec.elements and (sec.row_open or sec.elements[-1][1][-1].line == rows[0][1][0].line):
             words, where = rows.pop(0)  # a line continued after a comment
             sec.elements[-1][0].extend(words)
             sec.elements[-1][1].extend(where)
         sec.elements.extend(rows)
+        sec.rows.append(tok)
+        sec.row_open = "\n" not in tok[len(tok.rstrip()) :]
         return sec
 
     def play_comment(self, c: list[Any]) -> _Section:
-        c[0].comments.append(_comment(c[1]))
-        return c[0]
+        sec = c[0]
+        tok = c[1]
+        if sec.row_open and (tok[0] == ";" or "\n" in tok[tok.rindex("}") + 1 :]):
+            sec.row_open = False  # the comment ends the play line
+        return _add_comment(sec, tok)
 
 
 _PARSER: Lark | None = None
@@ -516,7 +652,9 @@ for _c in ALL_CARDS:
         for _v in (_txt, _txt.lower(), _txt[0] + _txt[1:].lower(), _txt[0].lower() + _txt[1:]):
             _CARDS[_v] = _c
 
-_TRUMP_UNKNOWN: Any = object()  # no contract strain known: play order cannot be worked out
+_UPPER_CARDS: dict[str, Card] = {str(c): c for c in ALL_CARDS}  # the export spelling
+#: ``_OFFSET[seat][k]`` = the seat ``k`` places clockwise from ``seat`` (Seat.offset, faster).
+_OFFSET = [[Seat((s + k) % 4) for k in range(4)] for s in range(4)]
 _PLUS: Any = object()  # the "+" slot of a play: the next card goes here
 
 
@@ -531,6 +669,8 @@ class _BoardBuilder:
     def __init__(self) -> None:
         self.last: dict[str, Tag] = {}
         self.sticky: dict[str, str] = {}
+        self.export = False  # the file said "% EXPORT" (PBN 2.1 §2.4): check export rules
+        self.version: tuple[int, int] | None = None  # from "% PBN <major>.<minor>"
 
     def build_safely(self, parser: Lark, text: str, origin: Origin) -> Board:
         """Parse and build one board; an unexpected failure becomes an F003 diagnostic."""
@@ -540,27 +680,43 @@ class _BoardBuilder:
             d = make("F003", origin, None, detail=f"game could not be read ({type(exc).__name__}: {exc})")
             return Board(origin, diagnostics=(d,))
         try:
-            return self.build(sections, errors, origin)
+            return self.build(sections, errors, origin, text)
         except Exception as exc:
             tags = tuple(t for sec in sections for t in sec.tags)
             d = make("F003", origin, None, detail=f"game could not be built ({type(exc).__name__}: {exc})")
             return Board(origin, tags=tags, diagnostics=(d,))
 
-    def build(self, sections: list[_Section], errors: list[_Issue], origin: Origin) -> Board:
+    def build(self, sections: list[_Section], errors: list[_Issue], origin: Origin, text: str = "") -> Board:
         """One Board from a game's parsed sections (field meanings: :class:`Board`)."""
         issues: list[_Issue] = errors
-        comments: list[str] = []
         tags: list[Tag] = []
         first: dict[str, Tag] = {}
         refused: list[str] = []
         sticky = self.sticky
-        for sec in sections:
+        kind_of = _TAG_KIND.get
+        last_tag: list[int] = []  # per section: index in ``tags`` of its last tag (-1: none)
+        table_at: list[tuple[int, int]] = []  # (section, index in ``tags``) of each table
+        controls = _CONTROL_RE.search(text) is not None  # a tab or control character somewhere
+        has_comments = False
+        for si, sec in enumerate(sections):
             if sec.issues:
                 issues.extend(sec.issues)
             if sec.comments:
-                comments.extend(sec.comments)
+                has_comments = True
+            if controls and sec.raw is not None and _CONTROL_RE.search(sec.raw):
+                _check_chars(sec, issues)
             for tag in sec.tags:
                 name = tag.name
+                kind = kind_of(name)
+                if kind is None:
+                    known = TAG_NAMES_FOLDED.get(name.lower())
+                    if known is None:
+                        issues.append(("T120", tag.span, {"tag": name}))
+                    else:
+                        issues.append(("T122", tag.span, {"name": name, "read": known}))
+                        name = known
+                        kind = _TAG_KIND[name]
+                        tag = Tag(name, tag.value, tag.span)
                 if tag.value[:1] == "#" or (sticky and name in sticky):
                     if tag.value[:1] == "#" and name in _NO_INHERIT:
                         refused.append(name)
@@ -571,12 +727,21 @@ class _BoardBuilder:
                         issues.append(("T102", tag.span, {"tag": name}))
                 else:
                     first[name] = tag
+                    if kind == 1 and tag.span is not None:
+                        _check_value(tag, issues)
+                if kind == 2:
+                    table_at.append((si, len(tags) - 1))
+            last_tag.append(len(tags) - 1)
+            if sec.rows and sec.kind == _TAGS and (not table_at or table_at[-1][1] != len(tags) - 1):
+                table_at.append((si, len(tags) - 1))  # an unknown section's data
+        shift = 0
         if sticky:  # ## values for the tags this game omits, placed first like a header
             extra = [Tag(n, v) for n, v in sticky.items() if n not in first]
             if extra:
                 for t in extra:
                     first[t.name] = t
                 tags[:0] = extra
+                shift = len(extra)
         self.last.update(first)
         for name in refused:  # reported by _inherit: no typed value, no second diagnostic
             if first[name].value[:1] == "#":
@@ -588,6 +753,8 @@ class _BoardBuilder:
             v = t.value.strip()
             if v.isascii() and v.isdigit():
                 number = int(v)
+            if (number is None or number < 1) and v not in _UNKNOWN and t.span is not None:
+                issues.append(("T121", t.span, {"tag": "Board", "value": t.value, "expected": "a positive integer"}))
         dealer = _seat_value(first.get("Dealer"), issues)
         vulnerable = None
         t = first.get("Vulnerable")
@@ -605,12 +772,64 @@ class _BoardBuilder:
 
         auction = None
         play = None
+        auction_sec = play_sec = -1
+        anchors: dict[int, list[tuple[str, int]]] = {}  # section index -> anchor per comment
+        tables: list[Table] = []
         for i, sec in enumerate(sections):
             kind = sec.kind
-            if kind == _AUCTION and auction is None:
-                auction = _auction(sec, _notes(sections, i, issues), dealer, issues)
-            elif kind == _PLAY and play is None:
-                play = _play(sec, _notes(sections, i, issues), _trump(contract, auction), issues)
+            if kind == _AUCTION and auction_sec < 0:
+                auction_sec = i
+                auction = _auction(sec, _notes(sections, i, issues, "auction"), dealer, issues)
+                if sec.comments and auction is not None:
+                    anchors[i] = _call_anchors(auction, sec.comment_at)
+            elif kind == _PLAY and play_sec < 0:
+                play_sec = i
+                at: list[tuple[str, int]] = []
+                play = _play(
+                    sec, _notes(sections, i, issues, "play"), play_trump(contract, auction), issues, sec.comment_at, at
+                )
+                if sec.comments and play is not None:
+                    anchors[i] = at
+        for i, g in table_at:
+            tables.append(_table(tags[g + shift], sections[i] if g == last_tag[i] else None, issues))
+
+        comments: list[str] = []
+        comment_anchors: list[tuple[str, int]] = []
+        for i, sec in enumerate(sections if has_comments else ()):
+            if not sec.comments:
+                continue
+            comments.extend(sec.comments)
+            at = anchors.get(i)
+            if at is None:
+                anchor = ("game", 0) if sec.kind == _LEAD or last_tag[i] < 0 else ("tag", last_tag[i] + shift)
+                at = [anchor] * len(sec.comments)
+            comment_anchors.extend(at)
+
+        if "ScoreRubberHistory" in first or "DoubleDummyTricks" in first or "Ability" in first:
+            _cross_checks(first, vulnerable, tables, issues)
+        for table in tables:
+            if table.name in ("AuctionTimeTable", "PlayTimeTable") and (
+                (table.name == "AuctionTimeTable" and auction_sec < 0)
+                or (table.name == "PlayTimeTable" and play_sec < 0)
+            ):
+                section = "Auction" if table.name == "AuctionTimeTable" else "Play"
+                issues.append(("T125", table.span, {"table": table.name, "detail": f"no {section} section before it"}))
+        if self.export:
+            unknown_sections = frozenset(g + shift for _, g in table_at if tags[g + shift].name not in TABLES)
+            _export_check(
+                sections,
+                tags,
+                first,
+                shift,
+                text,
+                dealer,
+                deal,
+                auction_sec,
+                play_sec,
+                self.version,
+                issues,
+                unknown_sections,
+            )
 
         if issues:
             diags = sorted(
@@ -630,9 +849,11 @@ class _BoardBuilder:
             contract=contract,
             declarer=declarer,
             result=result,
-            commentary=tuple(comments),
+            commentary=tuple(comments) if comments else (),
             diagnostics=tuple(diags),
             declarer_swapped=swapped,
+            tables=tuple(tables) if tables else (),
+            comment_anchors=tuple(comment_anchors) if comment_anchors else (),
         )
 
     def _inherit(self, tag: Tag, issues: list[_Issue]) -> Tag:
@@ -838,54 +1059,473 @@ def _result_value(t: Tag | None, declarer: Seat | None, issues: list[_Issue]) ->
     return 13 - sides[mine.other]
 
 
-def _notes(sections: list[_Section], i: int, issues: list[_Issue]) -> dict[int, str]:
-    """The Note tags right after section ``i``, which belong to it (PBN 2.1 §3.5):
-    index to text (spaces after the colon dropped).  A malformed Note is T101."""
-    notes: dict[int, str] = {}
+#: Notes of a section: index to text (the first Note of an index), and every Note in order.
+_Notes = tuple[dict[int, str], tuple[Note, ...]]
+
+
+def _notes(sections: list[_Section], i: int, issues: list[_Issue], section: str = "auction") -> _Notes:
+    """The Note tags right after section ``i``, which belong to it (PBN 2.1 §3.5.5,
+    §3.6.5): index to text (spaces after the colon dropped), and the notes in order.  A
+    malformed Note is T101; an index given twice T126 (the first is used)."""
+    lookup: dict[int, str] = {}
+    notes: list[Note] = []
     for sec in sections[i + 1 :]:
         if sec.kind != _TAGS:
             break
         for tag in sec.tags:
             if tag.name != "Note":
-                return notes
+                return lookup, tuple(notes)
             m = _NOTE_RE.match(tag.value)
             if m is None:
                 issues.append(("T101", tag.span, {"tag": "Note", "value": tag.value, "reason": "not <index>:<text>"}))
                 continue
-            notes.setdefault(int(m.group(1)), m.group(2).strip())
-    return notes
+            index = int(m.group(1))
+            text = m.group(2).strip()
+            if index in lookup:
+                issues.append(("T126", tag.span, {"index": index, "section": section}))
+            else:
+                lookup[index] = text
+            notes.append(Note(index, text))
+    return lookup, tuple(notes)
 
 
-def _trump(contract: Contract | None, auction: Auction | None) -> Any:
-    """The trump suit for the play (None at no trump), or ``_TRUMP_UNKNOWN``.
+#: The trump for the play lines (shared with the writer: :func:`handrec.pbn.play_trump`).
+_trump = play_trump
+_TRUMP_UNKNOWN = TRUMP_UNKNOWN
+_best_known = best_known
 
-    A finished auction (a bid followed by three passes) decides: it is the
-    record of what was bid, and a Contract tag that disagrees with it is the
-    validator's C501, not a reason to misread the play.  Otherwise the
-    Contract tag (a contract, or an end position's strain), else the last bid
-    made.  ``^S`` placeholders (no call) are left out.
-    """
-    last_bid = None
-    if auction is not None:
-        calls = auction.calls
-        if any(c.irregular == "S" for c in calls):
-            calls = tuple(c for c in calls if c.irregular != "S")
-        for call in reversed(calls):
-            if call.strain is not None:
-                last_bid = call
+
+def _call_anchors(auction: Auction, comment_at: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """``("auction", i)`` for each comment: ``i`` the last call written before it (-1: none)."""
+    where = [(-1, -1) if c.span is None else (c.span.line, c.span.column) for c in auction.calls]
+    out = []
+    for pos in comment_at:
+        k = len(where) - 1
+        while k >= 0 and where[k] >= pos:
+            k -= 1
+        out.append(("auction", k))
+    return out
+
+
+# --- other tags' values (PBN 2.1 §3.4, §4; pbn.md §17) -------------------------------------
+
+#: Tags whose value the reader checks against their PBN form (T121; Board is checked with
+#: its number).
+_CHECKED = frozenset(n for n, spec in TAGS.items() if spec.checked and n != "Board")
+#: Tag name -> 0 (a tag), 1 (a tag whose value the reader checks: T121), 2 (a table).
+_TAG_KIND = {n: 2 if spec.group == "table" else 1 if n in _CHECKED else 0 for n, spec in TAGS.items()}
+#: (name, value) -> None when in form, else what the form is.
+_VALUE_CHECKS: dict[tuple[str, str], str | None] = {}
+
+
+#: Characters a string may not hold (PBN 2.1 §2.2-§2.3): tabs and control characters (line
+#: ends cannot be in a string; between tag pairs a tab is white space, so a hit in a token
+#: is looked at tag by tag).
+_CONTROL_RE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def _check_chars(sec: _Section, issues: list[_Issue]) -> None:
+    """T121 for a tag value holding a tab or a control character."""
+    for tag in sec.tags:
+        m = _CONTROL_RE.search(tag.value)
+        if m is not None:
+            what = "a tab" if m.group() == "\t" else f"the control character U+{ord(m.group()):04X}"
+            expected = f"text without tabs or control characters (it holds {what})"
+            issues.append(("T121", tag.span, {"tag": tag.name, "value": tag.value, "expected": expected}))
+
+
+def _check_value(tag: Tag, issues: list[_Issue]) -> None:
+    """T121 when a checked tag's value is not in its PBN form (``?`` and ``""`` always are)."""
+    key = (tag.name, tag.value)
+    expected = _VALUE_CHECKS.get(key, "")
+    if expected == "":
+        expected = None
+        if tag.value.strip() not in _UNKNOWN:
+            try:
+                TAGS[tag.name].parse(tag.value)
+            except TagValueError as e:
+                expected = str(e)
+        if len(_VALUE_CHECKS) >= 20_000:
+            _VALUE_CHECKS.clear()
+        _VALUE_CHECKS[key] = expected
+    if expected is not None:
+        issues.append(("T121", tag.span, {"tag": tag.name, "value": tag.value, "expected": expected}))
+
+
+def _cross_checks(first: dict[str, Tag], vulnerable: Any, tables: list[Table], issues: list[_Issue]) -> None:
+    """T127: ScoreRubberHistory against Vulnerable (PBN 2.1 §4.2.6); DoubleDummyTricks and
+    Ability against the OptimumResultTable (pbn.md §17)."""
+    t = first.get("ScoreRubberHistory")
+    if t is not None and vulnerable is not None and t.value.strip() not in _UNKNOWN:
+        try:
+            implied = rubber_vulnerability(TAGS["ScoreRubberHistory"].parse(t.value))
+        except TagValueError:
+            implied = None
+        if implied is not None and implied is not vulnerable:
+            names = ("None", "NS", "EW", "All")
+            detail = f"the games won make the vulnerability {names[implied]}, not {names[vulnerable]}"
+            issues.append(("T127", t.span, {"tag": t.name, "value": t.value, "other": "Vulnerable", "detail": detail}))
+    ort = next((x for x in tables if x.name == "OptimumResultTable"), None)
+    if ort is None:
+        return
+    dd: dict[tuple[Seat, Strain], int] = {}
+    for row in ort.rows:
+        if len(row) < len(ort.columns):
+            continue
+        rec = dict(zip(ort.column_names, row))
+        try:
+            seat = typed_cell(ort.name, "Declarer", rec.get("Declarer", "?"))
+            strain = typed_cell(ort.name, "Denomination", rec.get("Denomination", "?"))
+            tricks = typed_cell(ort.name, "Result", rec.get("Result", "?"))
+        except TagValueError:
+            continue
+        if seat is not None and strain is not None and isinstance(tricks, int):
+            dd[(seat, strain)] = tricks
+    for name in ("DoubleDummyTricks", "Ability"):
+        t = first.get(name)
+        if t is None or t.value.strip() in _UNKNOWN:
+            continue
+        try:
+            given = TAGS[name].parse(t.value)
+        except TagValueError:
+            continue
+        for key, tricks in given.items():
+            if key in dd and dd[key] != tricks:
+                seat, strain = key
+                detail = f"{seat} {strain}: {tricks} tricks, the table {dd[key]}"
+                issues.append(
+                    ("T127", t.span, {"tag": name, "value": t.value, "other": "OptimumResultTable", "detail": detail})
+                )
                 break
-        if (
-            last_bid is not None
-            and len(calls) >= 4
-            and all(c.kind is CallKind.PASS for c in calls[-3:])
-            and last_bid.strain is not None
-        ):
-            return last_bid.strain.suit
-    if contract is not None:
-        return _TRUMP_UNKNOWN if contract.strain is None else contract.trump
-    if last_bid is not None and last_bid.strain is not None:
-        return last_bid.strain.suit
-    return _TRUMP_UNKNOWN
+
+
+# --- tables (PBN 2.1 §5) -------------------------------------------------------------------
+
+#: A table element: a string token (group 1, escapes \" and \\) or a section token.
+_ELEMENT_RE = re.compile(r'"([^"\\\n]*(?:\\.[^"\\\n]*)*)"|[^\s"]+')
+_TOKEN_OK = frozenset(chr(c) for c in range(33, 127)) - set('[]{};"%')
+#: (table, column, element) -> None when valid, else why not.
+_CELL_CHECKS: dict[tuple[str, str, str], str | None] = {}
+
+
+def _table_lines(tokens: list[Token]) -> list[list[tuple[str, bool, Span]]]:
+    """The elements of a section's ROWS tokens, per line: (text, was a string, span)."""
+    lines: list[list[tuple[str, bool, Span]]] = []
+    for tok in tokens:
+        line = tok.line
+        line_start = 1 - tok.column
+        scanned = 0
+        current: list[tuple[str, bool, Span]] | None = None
+        current_line = -1
+        for m in _ELEMENT_RE.finditer(tok):
+            st = m.start()
+            nl = tok.count("\n", scanned, st)
+            if nl:
+                line += nl
+                line_start = tok.rfind("\n", scanned, st) + 1
+            scanned = st
+            if line != current_line:
+                current = []
+                lines.append(current)
+                current_line = line
+            quoted = m.group(1) is not None
+            text = m.group(1) if quoted else m.group()
+            if quoted and "\\" in text:
+                text = _UNESCAPE_RE.sub(r"\1", text)
+            current.append((text, quoted, _span(line, st - line_start + 1)))  # type: ignore[union-attr]
+    return lines
+
+
+def _table(tag: Tag, sec: _Section | None, issues: list[_Issue]) -> Table:
+    """A table or unknown supplemental section (PBN 2.1 §5) from its tag and data.
+
+    A known table's header gives its columns (T123 for one that is not valid); its rows
+    are one per line when every line holds one row, else the element stream cut into rows
+    of the column count (import format may wrap rows, §5.2), a short last row T125.  Each
+    element of a predefined column is checked (T124), as is a character a section token
+    may not hold; a column marked ``+``/``-`` must be sorted (T125); a comment after table
+    data is T125 (§5.1).  An unknown section keeps its data lines as rows.
+    """
+    name = tag.name
+    lines = _table_lines(sec.rows) if sec is not None and sec.rows else []
+    spec = TABLES.get(name)
+    if spec is None:
+        return Table(name, (), tuple(tuple(e[0] for e in line) for line in lines), tag.span)
+    columns, problems = parse_columns(tag.value)
+    for text, reason in problems:
+        issues.append(("T123", tag.span, {"table": name, "column": text, "reason": reason}))
+    n = len(columns)
+    if n and any(len(line) != n for line in lines):
+        flat = [e for line in lines for e in line]
+        grouped = [flat[k : k + n] for k in range(0, len(flat), n)]
+        if grouped and len(grouped[-1]) < n:
+            detail = f"the last row has {len(grouped[-1])} of {n} elements"
+            issues.append(("T125", grouped[-1][0][2], {"table": name, "detail": detail}))
+    else:
+        grouped = lines
+    convert = spec.columns
+    checks = _CELL_CHECKS
+    for row in grouped:
+        for k, (text, quoted, span) in enumerate(row):
+            column = columns[k].name if k < n else "?"
+            if not quoted and any(ch not in _TOKEN_OK for ch in text):
+                bad = next(ch for ch in text if ch not in _TOKEN_OK)
+                reason = f"{bad!r} is not allowed in a section token (write a string)"
+                issues.append(("T124", span, {"table": name, "column": column, "value": text, "reason": reason}))
+                continue
+            if column not in convert or text in ("?", "-"):
+                continue
+            key = (name, column, text)
+            why = checks.get(key, "")
+            if why == "":
+                why = None
+                try:
+                    typed_cell(name, column, text)
+                except TagValueError as e:
+                    why = str(e)
+                if len(checks) >= 20_000:
+                    checks.clear()
+                checks[key] = why
+            if why is not None:
+                issues.append(("T124", span, {"table": name, "column": column, "value": text, "reason": why}))
+    rows = tuple(tuple(e[0] for e in row) for row in grouped)
+    for k, col in enumerate(columns):
+        if col.sort is not None:
+            _check_sorted(name, col, [r[k] for r in rows if k < len(r)], tag.span, issues)
+    if sec is not None and sec.rows_comment:
+        issues.append(
+            ("T125", tag.span, {"table": name, "detail": "a comment after table data (only the tag may have one)"})
+        )
+    return Table(name, columns, rows, tag.span)
+
+
+def _check_sorted(table: str, col: Any, values: list[str], span: Span | None, issues: list[_Issue]) -> None:
+    """T125 when a column marked ``+`` (descending) or ``-`` (ascending) is not in that order;
+    only numeric elements count (``-``, ``?`` are skipped, ``^`` is dropped)."""
+    nums = []
+    for v in values:
+        if v in ("-", "?"):
+            continue
+        try:
+            nums.append(float(v.lstrip("^")))
+        except ValueError:
+            return  # not a numeric column: nothing to check
+    pairs = zip(nums, nums[1:])
+    ok = all(a >= b for a, b in pairs) if col.sort == "+" else all(a <= b for a, b in pairs)
+    if not ok:
+        order = "descending ('+')" if col.sort == "+" else "ascending ('-')"
+        issues.append(("T125", span, {"table": table, "detail": f"column {col.name} is marked {order} but is not"}))
+
+
+# --- export format (PBN 2.1 §2.3, §3.3-§3.6, §3.11) -----------------------------------------
+
+_EXPORT_TAG_RUN = re.compile(
+    r'\[[A-Za-z0-9_]+ "[^"\\\n]*(?:\\.[^"\\\n]*)*"\](?:\n\[[A-Za-z0-9_]+ "[^"\\\n]*(?:\\.[^"\\\n]*)*"\])*'
+)
+_EXPORT_TAG = re.compile(r'\[[A-Za-z0-9_]+ "[^"\\\n]*(?:\\.[^"\\\n]*)*"\]')
+_EXPORT_VUL = frozenset(("None", "NS", "EW", "All"))
+_EXPORT_RESULT = re.compile(r"\^?\d+")
+_EXPORT_CALL_TOKENS = frozenset(
+    ["Pass", "X", "XX", "*", "+", "^I", "^S"] + [f"{lv}{st}" for lv in range(1, 8) for st in ("C", "D", "H", "S", "NT")]
+)
+_EXPORT_CARD_TOKENS = frozenset([str(c) for c in ALL_CARDS] + ["-", "*", "+", "^R", "^L"])
+#: Export order (PBN 2.1 §3.1, §3.4): the mandatory tags in order, other tags by name, the
+#: Auction and Play sections, the tables by name.  Scoring is left out for PBN 1.0 files.
+_ORDER_KEYS: dict[str, tuple[Any, ...]] = (
+    {name: (0, 0, i) for i, name in enumerate(MTS_ORDER)}
+    | {"Auction": (1, 0, ""), "Play": (2, 0, "")}
+    | {name: (3, 0, name) for name in TABLES}
+)
+_EXPORT_SUIT = "A?K?Q?J?T?9?8?7?6?5?4?3?2?"
+_EXPORT_HAND = rf"(?:-|{_EXPORT_SUIT}\.{_EXPORT_SUIT}\.{_EXPORT_SUIT}\.{_EXPORT_SUIT})"
+_EXPORT_DEAL = re.compile(rf"[NESW]:{_EXPORT_HAND}(?: {_EXPORT_HAND}){{3}}")
+#: A plain auction (calls only, four a line) and a plain play (cards, four a line), as PBN
+#: exports them: the usual case, checked with one match.
+_EXPORT_CALL = r"(?:Pass|XX?|[1-7](?:NT|[CDHS]))"
+_EXPORT_AUCTION = re.compile(
+    rf"(?:{_EXPORT_CALL}(?: {_EXPORT_CALL}){{3}}\n)*(?:{_EXPORT_CALL}(?: {_EXPORT_CALL}){{0,3}})?(?: ?[*+])?\s*"
+)
+_EXPORT_CARD = r"(?:[SHDC][2-9TJQKA]|-)"
+_EXPORT_PLAY = re.compile(
+    rf"(?:{_EXPORT_CARD}(?: {_EXPORT_CARD}){{0,3}}\n)*(?:{_EXPORT_CARD}(?: {_EXPORT_CARD}){{0,3}}\n?)?\*?\s*"
+)
+
+
+_ORDER_CHECKS: dict[tuple[Any, ...], list[tuple[int, str]]] = {}
+
+
+def _order_check(names: tuple[str, ...], shift: int, version: tuple[int, int] | None) -> list[tuple[int, str]]:
+    """Export-order faults of a game's tag names: (index of the tag or -1, detail)."""
+    out: list[tuple[int, str]] = []
+    mts = MTS_ORDER if version is None or version >= (2, 0) else tuple(n for n in MTS_ORDER if n != "Scoring")
+    present = set(names)
+    for name in mts:
+        if name not in present:
+            out.append((-1, f"the mandatory tag {name} is missing"))
+    prev: tuple[Any, ...] = (0, 0, -1)
+    prev_name = ""
+    for k in range(shift, len(names)):
+        name = names[k]
+        key = _ORDER_KEYS.get(name)
+        if key is None:
+            if name == "Note":
+                continue
+            if name[-1:] == "\x00":  # an unknown supplemental section: with the tables
+                name = name[:-1]
+                key = (3, 0, name)
+            else:
+                key = (0, 1, name)
+        if key < prev:
+            out.append((k, f"tag {name} comes after {prev_name}"))
+            break
+        prev, prev_name = key, name
+    return out
+
+
+def _export_check(
+    sections: list[_Section],
+    tags: list[Tag],
+    first: dict[str, Tag],
+    shift: int,
+    text: str,
+    dealer: Seat | None,
+    deal: Deal | None,
+    auction_sec: int,
+    play_sec: int,
+    version: tuple[int, int] | None,
+    issues: list[_Issue],
+    sections_at: frozenset[int] = frozenset(),
+) -> None:
+    """F020 for what a file that says ``% EXPORT`` may not do in one game: tag pairs not
+    alone on their line as ``[Name "value"]`` from column 1 (§3.3); a tag of the mandatory
+    set missing (14 tags for PBN 1.0, §3.4); tags out of export order (mandatory set in
+    order, other tags by name, Auction, Play, tables by name; §3.1, §3.4); Vulnerable not
+    None/NS/EW/All; a Deal not from the dealer, upper case, ranks high to low (§3.4.11); a
+    Result other than declarer's tricks (§3.4.15); an auction with ``-`` before the dealer,
+    more than four calls a line, lower case or suffixes (§3.5); a play line of more than
+    four cards, lower case or suffixes (§3.6); a table row over several lines (§5.2)."""
+
+    def add(span: Span | None, detail: str) -> None:
+        issues.append(("F020", span, {"detail": detail}))
+
+    lines: list[str] | None = None
+    # tag pairs: alone on their line, [Name "value"], from column 1
+    for sec in sections:
+        tok = sec.raw
+        if tok is None:
+            continue
+        if sec.kind != _TAGS:  # an Auction or Play tag: one tag pair
+            t = sec.tags[0]
+            end = len(t.name) + len(t.value) + 5
+            m_end = end if tok.column == 1 and tok[:end] == f'[{t.name} "{t.value}"]' else -1
+        else:
+            m = _EXPORT_TAG_RUN.match(tok) if tok.column == 1 else None
+            m_end = -1 if m is None else m.end()
+        if m_end >= 0:
+            rest = tok[m_end:]
+            if (rest[:1] == "\n" and rest.isspace()) or (not rest and tok.end_pos >= len(text)):
+                continue
+        if lines is None:
+            lines = text.split("\n")
+        for t in sec.tags:
+            line = lines[t.span.line - 1] if t.span is not None and t.span.line <= len(lines) else ""
+            if t.span is not None and (t.span.column != 1 or _EXPORT_TAG.fullmatch(line) is None):
+                add(t.span, f'tag pair {t.name} is not alone on its line as [{t.name} "value"]')
+                break
+    # the mandatory tag set and the export order (by the sequence of names: it recurs)
+    if sections_at:  # an unknown tag with data is a supplemental section (PBN 2.1 §5)
+        names = tuple([t.name + "\x00" if k in sections_at else t.name for k, t in enumerate(tags)])
+    else:
+        names = tuple([t.name for t in tags])
+    found = _ORDER_CHECKS.get((names, shift, version))
+    if found is None:
+        found = _order_check(names, shift, version)
+        if len(_ORDER_CHECKS) >= 2_000:
+            _ORDER_CHECKS.clear()
+        _ORDER_CHECKS[(names, shift, version)] = found
+    for k, detail in found:
+        add(None if k < 0 else tags[k].span, detail)
+    # values in export spelling
+    t = first.get("Vulnerable")
+    if t is not None and t.value not in _EXPORT_VUL and t.value.strip() not in _UNKNOWN:
+        add(t.span, f"Vulnerable {t.value!r} is not None, NS, EW or All")
+    t = first.get("Deal")
+    if (
+        t is not None
+        and deal is not None
+        and ((dealer is not None and t.value[:1] != "NESW"[dealer]) or _EXPORT_DEAL.fullmatch(t.value) is None)
+    ):
+        add(t.span, "the Deal does not start with the dealer in upper case with ranks high to low")
+    t = first.get("Result")
+    d = first.get("Declarer")
+    has_declarer = d is not None and d.value.lstrip("^").strip() in _SEATS
+    if t is not None and has_declarer and t.value not in _UNKNOWN and _EXPORT_RESULT.fullmatch(t.value) is None:
+        add(t.span, f"Result {t.value!r} is not the number of tricks won by declarer")
+    for name in ("Dealer", "Declarer", "Contract"):
+        t = first.get(name)
+        if t is not None and t.value != t.value.upper() and t.value != "Pass":
+            add(t.span, f"{name} {t.value!r} is not upper case")
+    # the auction: from the dealer, four calls a line, NAGs not suffixes, upper case
+    if auction_sec >= 0 and not (
+        len(sections[auction_sec].rows) == 1 and _EXPORT_AUCTION.fullmatch(sections[auction_sec].rows[0])
+    ):
+        sec = sections[auction_sec]
+        per_line: dict[int, int] = {}
+        call_tokens = _EXPORT_CALL_TOKENS
+        reported = False  # one token fault per auction is enough
+        for word, span in sec.elements:
+            if word in call_tokens:
+                if word[0] not in "*+^":
+                    per_line[span.line] = per_line.get(span.line, 0) + 1
+                continue
+            for piece, sp, _ in _pieces([(word, span)], _EXPORT_CALL_TOKENS):
+                if piece in _EXPORT_CALL_TOKENS or piece[0] in "=$":
+                    if piece not in ("*", "+") and piece[0] not in "=$^":
+                        per_line[sp.line] = per_line.get(sp.line, 0) + 1
+                    continue
+                if reported:
+                    continue
+                reported = True
+                if piece == "-":
+                    add(sp, "'-' before the dealer's call (the auction starts with the dealer)")
+                elif piece in _SUFFIX_NAG:
+                    add(sp, f"suffix {piece!r} (export format writes NAGs)")
+                else:
+                    add(sp, f"call {piece!r} is not written as PBN exports it")
+                    per_line[sp.line] = per_line.get(sp.line, 0) + 1
+        for line, count in per_line.items():
+            if count > 4:
+                add(_span(line, 1), f"{count} calls on one auction line (at most 4)")
+                break
+    if play_sec >= 0:
+        card_tokens = _EXPORT_CARD_TOKENS
+        rows = sections[play_sec].elements
+        tokens = sections[play_sec].rows
+        if sections[play_sec].plain or (len(tokens) == 1 and _EXPORT_PLAY.fullmatch(tokens[0])):
+            rows = []  # the usual case: plain cards, at most four a line
+        for words, where in rows:
+            if len(words) <= 4 and card_tokens.issuperset(words):
+                continue
+            count = 0
+            for word, span in zip(words, where):
+                for piece, sp, _ in _pieces([(word, span)], _EXPORT_CARD_TOKENS):
+                    if piece in _EXPORT_CARD_TOKENS or piece[0] in "=$":
+                        count += piece not in ("*", "^R", "^L") and piece[0] not in "=$"
+                        continue
+                    what = f"suffix {piece!r} (export format writes NAGs)" if piece in _SUFFIX_NAG else None
+                    add(sp, what or f"card {piece!r} is not written as PBN exports it")
+                    return
+            if count > 4:
+                add(where[0], f"{count} cards on one play line (at most 4)")
+                return
+    for sec in sections:
+        if sec.rows and sec.kind == _TAGS and sec.tags[-1].name in TABLES:
+            cols = len(parse_columns(sec.tags[-1].value)[0])
+            data = _table_lines(sec.rows)
+            for k, line in enumerate(data):
+                if cols and (len(line) > cols or (len(line) < cols and k < len(data) - 1)):
+                    add(line[0][2], f"a {sec.tags[-1].name} row not on one line")
+                    break
 
 
 def _pieces(elements: list[tuple[str, Span]], simple: dict[str, Any]) -> Iterator[tuple[str, Span, bool]]:
@@ -912,7 +1552,18 @@ def _pieces(elements: list[tuple[str, Span]], simple: dict[str, Any]) -> Iterato
 # --- auction (PBN 2.1 §3.5) -------------------------------------------------------------------
 
 
-def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: list[_Issue]) -> Auction | None:
+def _nag_issue(n: int, span: Span, what: str, issues: list[_Issue]) -> None:
+    """T128 for a NAG out of 0-255 or of the other section (PBN 2.1 §3.7: $1-$6 and $13 for
+    calls only, $7-$12 and $14 for cards only)."""
+    if n > 255:
+        issues.append(("T128", span, {"token": f"${n}", "reason": "is not a NAG (0-255)"}))
+    elif what == "call" and (7 <= n <= 12 or n == 14):
+        issues.append(("T128", span, {"token": f"${n}", "reason": "is a NAG for cards, not calls"}))
+    elif what == "card" and (1 <= n <= 6 or n == 13):
+        issues.append(("T128", span, {"token": f"${n}", "reason": "is a NAG for calls, not cards"}))
+
+
+def _auction(sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Issue]) -> Auction | None:
     """The Auction section to an :class:`Auction` that starts with the dealer.
 
     * The Auction tag names the seat of the first call written; leading ``-`` fillers
@@ -929,8 +1580,10 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
       rotation of the calls after it stays right.  Other ``^x``: A306.
     * Annotations on the previous call: suffixes ``! ? !! ?? !? ?!`` = NAG $1-$6, ``$n``,
       ``=n=`` (``Call.note`` = n, ``Call.annotation`` = the note's text; T107 when no
-      Note tag n follows the section).  A ``*`` glued to a call (``4H*``, bidding-program
-      output) marks an alert: T105.
+      Note tag n follows the section).  A second note reference or suffix on one call,
+      a NAG over 255 or one for cards ($7-$12, $14) is T128.  A ``*`` glued to a call
+      (``4H*``, bidding-program output) marks an alert: T105.  ``Auction.notes`` keeps
+      the section's Note tags.
     * ``*``/``+`` end the auction (``Auction.ended``); a call after them is F003 (once).
     * Anything else is A306 and skipped.
     """
@@ -943,7 +1596,8 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
         seat = dealer
         if seat is None:
             return None
-    calls: list[list[Any]] = []  # [base Call, nags, note, span, alert, irregular]
+    calls: list[list[Any]] = []  # [base Call, nags, note, span, alert, irregular, suffixes]
+    lookup = notes[0]
     fillers = 0
     ended: str | None = None
     after_end = False
@@ -954,14 +1608,17 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
     for text, span, glued in _pieces(sec.elements, standard):
         base = standard.get(text)
         if base is not None and ended is None and insufficient is None:  # the usual case
-            calls.append([base, [], None, span, False, None])
+            calls.append([base, [], None, span, False, None, 0])
             last_was_call = True
             continue
         was_call, last_was_call = last_was_call, False
         c0 = text[0]
         if c0 == "$" and text[1:].isdigit():
             if calls and ended is None:
-                calls[-1][1].append(int(text[1:]))
+                n = int(text[1:])
+                calls[-1][1].append(n)
+                if n > 6:
+                    _nag_issue(n, span, "call", issues)
             continue  # a NAG after the end marker (e.g. "+ $2") annotates nothing
         if text == "*" and glued and was_call and ended is None:
             calls[-1][4] = True  # "4H*": an alert mark
@@ -986,15 +1643,21 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
             continue
         if c0 == "=" and _NOTEREF_RE.fullmatch(text):
             n = int(text[1:-1])
-            if n not in notes:
+            if n not in lookup:
                 issues.append(("T107", span, {"index": n}))
             if calls:
-                calls[-1][2] = n
+                if calls[-1][2] is None:
+                    calls[-1][2] = n
+                else:
+                    issues.append(("T128", span, {"token": text, "reason": "is a second note reference (one is kept)"}))
             continue
         nag = _SUFFIX_NAG.get(text)
         if nag is not None:
             if calls:
                 calls[-1][1].append(nag)
+                calls[-1][6] += 1
+                if calls[-1][6] == 2:
+                    issues.append(("T128", span, {"token": text, "reason": "is a second suffix (at most one)"}))
             continue
         if c0 == "^" and len(text) == 2:
             irregular = text[1].upper()
@@ -1002,7 +1665,7 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
                 issues.append(("A306", insufficient, {"token": "^I"}))
                 insufficient = None
             if irregular == "S":
-                calls.append([_PASS, [], None, span, False, "S"])
+                calls.append([_PASS, [], None, span, False, "S", 0])
                 last_was_call = True
             elif irregular == "I":
                 insufficient = span
@@ -1025,7 +1688,7 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
             else:
                 need = 4 - sum(c[5] is None for c in calls)
             for _ in range(need):
-                calls.append([_PASS, [], None, span, False, None])
+                calls.append([_PASS, [], None, span, False, None, 0])
             continue
         base = _CALLS.get(up)
         if base is None:
@@ -1044,7 +1707,7 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
             else:  # ^I stands before a bid only
                 issues.append(("A306", insufficient, {"token": "^I"}))
             insufficient = None
-        calls.append([base, [], None, span, False, mark])
+        calls.append([base, [], None, span, False, mark, 0])
         last_was_call = True
     if insufficient is not None:
         issues.append(("A306", insufficient, {"token": "^I"}))
@@ -1053,9 +1716,9 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
         issues.append(("T106", seat_tag.span, {"value": str(start), "dealer": str(dealer)}))
     built = []
     shared = _CALL_OBJS
-    for base, nags, note, span, alert, irregular in calls:
+    for base, nags, note, span, alert, irregular, _ in calls:
         if nags or note is not None or alert or irregular is not None:
-            annotation = None if note is None else notes.get(note)
+            annotation = None if note is None else lookup.get(note)
             nag_tuple = tuple(sorted(nags)) if nags else ()
             built.append(Call(base.kind, base.level, base.strain, alert, annotation, note, nag_tuple, span, irregular))
             continue
@@ -1068,20 +1731,28 @@ def _auction(sec: _Section, notes: dict[int, str], dealer: Seat | None, issues: 
                 shared.clear()
             shared[key] = call
         built.append(call)
-    return Auction(start, tuple(built), ended, seat_tag.span)
+    return Auction(start, tuple(built), ended, seat_tag.span, notes[1])
 
 
 # --- play (PBN 2.1 §3.6) ----------------------------------------------------------------------
 
 
-def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]) -> Play | None:
+def _play(
+    sec: _Section,
+    notes: _Notes,
+    trump: Any,
+    issues: list[_Issue],
+    comment_at: list[tuple[int, int]] | None = None,
+    anchors: list[tuple[str, int]] | None = None,
+) -> Play | None:
     """The Play section to a :class:`Play` whose cards are in play order.
 
     PBN writes one trick per line in fixed seat order: column 1 is the Play tag's seat,
     then clockwise.  Trick 1 is led by that seat, each later trick by the winner of the
-    previous one (:func:`trick_winner` with ``trump``) or by a card marked ``^L`` (lead out
+    previous one (:func:`handrec.model.trick_winner` with ``trump``) or by a card marked ``^L`` (lead out
     of turn accepted); the trick's cards in play order are read from the line starting at
-    the leader's column.  Without a known trump the seat order is kept (P407).
+    the leader's column.  Without a known trump the seat order is kept (P407).  A line
+    goes on after a comment that does not end it (``SK {long...} H3 S4 S3``).
 
     ``-`` = unknown card (None); trailing tricks of only ``-`` (padding after a claim) are
     dropped; a bad card is P406 and None.  ``+`` marks the next card to play: the play
@@ -1089,25 +1760,39 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
     ``Play.ended`` keeps the marker.  Irregularities (PBN 2.1 §3.9) are kept in
     ``Play.irregular``: ``"R"`` for a card after ``^R`` (revoke not corrected, Law 63-64)
     and ``"L"`` for a card after ``^L`` (the first card of its trick in play order).
-    Suffixes and NAGs are accepted and not kept; note references are checked (T107).  A
-    line that does not hold 4 cards is padded with unknown cards.
+    Note references, suffixes (NAG + 6) and NAGs after a card are kept in
+    ``Play.annotations`` (T107 for a reference without its Note, T128 as for calls) and
+    the section's Note tags in ``Play.notes``.  A line that does not hold 4 cards is
+    padded with unknown cards.  ``anchors`` receives ``("play", i)`` for each comment
+    position in ``comment_at``: ``i`` the last card in play order written before it.
     """
     lead_tag = sec.tags[0]
     v = lead_tag.value.strip()
     leader = _SEATS.get(v)
     if leader is None and v not in _UNKNOWN:
         issues.append(("T101", lead_tag.span, {"tag": "Play", "value": lead_tag.value, "reason": "not a seat"}))
+    lookup = notes[0]
     # slots in seat order, 4 per trick: card (or None, or _PLUS) and span; ^R/^L by slot
     slot_cards: list[Any] = []
     slot_spans: list[Span | None] = []
     marks: dict[int, str] = {}
+    slot_ann: dict[int, list[Any]] = {}  # slot -> [note, nags, suffixes]
     ended: str | None = None
     after_star = False
     cards_by_text = _CARDS
+    upper = _UPPER_CARDS
+    plain = True  # every line holds at most four cards in export spelling (for F020)
     for words, where in sec.elements:
         trick_start = len(slot_cards)
-        row_cards = [cards_by_text.get(w) for w in words]
-        if ended is None and all(row_cards):  # the usual case: a line of plain cards
+        row_cards = [upper.get(w) for w in words]
+        ok = all(row_cards)
+        if not ok:
+            plain = False
+            row_cards = [cards_by_text.get(w) for w in words]
+            ok = all(row_cards)
+        elif len(row_cards) > 4:
+            plain = False
+        if ended is None and ok:  # the usual case: a line of plain cards
             slot_cards += row_cards
             slot_spans += where
             if len(row_cards) % 4:  # a short line: pad the trick with unknown cards
@@ -1116,16 +1801,40 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
             continue
         mark: str | None = None
         mark_at: Span | None = None
+        last_slot = len(slot_cards) - 1
+        while last_slot >= 0 and slot_spans[last_slot] is None:  # padding of a short line
+            last_slot -= 1
         for element in zip(words, where):
             for text, span, _glued in _pieces((element,), cards_by_text):
                 card = cards_by_text.get(text)
                 if card is None:
                     c0 = text[0]
-                    if c0 == "$" or text in _SUFFIX_NAG:
-                        continue
-                    if c0 == "=" and _NOTEREF_RE.fullmatch(text):
-                        if int(text[1:-1]) not in notes:
+                    nag = _SUFFIX_NAG.get(text)
+                    is_nag = c0 == "$" and text[1:].isdigit()
+                    is_ref = c0 == "=" and _NOTEREF_RE.fullmatch(text) is not None
+                    if is_nag or nag is not None or is_ref:
+                        if is_ref and int(text[1:-1]) not in lookup:
                             issues.append(("T107", span, {"index": int(text[1:-1])}))
+                        if last_slot < 0 or ended == "*" or slot_cards[last_slot] is _PLUS:
+                            continue  # annotates nothing
+                        ann = slot_ann.get(last_slot)
+                        if ann is None:
+                            ann = slot_ann[last_slot] = [None, [], 0]
+                        if is_ref:
+                            if ann[0] is None:
+                                ann[0] = int(text[1:-1])
+                            else:
+                                reason = "is a second note reference (one is kept)"
+                                issues.append(("T128", span, {"token": text, "reason": reason}))
+                        elif is_nag:
+                            ann[1].append(int(text[1:]))
+                            _nag_issue(int(text[1:]), span, "card", issues)
+                        else:
+                            ann[1].append(nag + 6)  # type: ignore[operator]
+                            ann[2] += 1
+                            if ann[2] == 2:
+                                reason = "is a second suffix (at most one)"
+                                issues.append(("T128", span, {"token": text, "reason": reason}))
                         continue
                     if c0 == "^" and len(text) == 2 and text[1] in "LRlr" and ended != "*":
                         mark = "L" if mark == "L" else text[1].upper()
@@ -1151,6 +1860,7 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
                 if mark is not None:
                     marks[len(slot_cards)] = mark
                     mark = None
+                last_slot = len(slot_cards)
                 slot_cards.append(card)
                 slot_spans.append(span)
         if mark is not None:  # ^R/^L with no card after it on the line
@@ -1159,76 +1869,75 @@ def _play(sec: _Section, notes: dict[int, str], trump: Any, issues: list[_Issue]
         if n:  # a short line: pad the trick with unknown cards
             slot_cards.extend([None] * (4 - n))
             slot_spans.extend([None] * (4 - n))
+    sec.plain = plain
     # drop trailing tricks that are all "-" (converters pad the tricks after a claim)
     n = len(slot_cards)
     while n and slot_cards[n - 4 : n] == [None, None, None, None]:
         n -= 4
     del slot_cards[n:], slot_spans[n:]
     plus_at = next((k for k, c in enumerate(slot_cards) if c is _PLUS), -1)
+    track = bool(marks or slot_ann or comment_at)
     if leader is None or trump is _TRUMP_UNKNOWN:
         if n and leader is not None:
             issues.append(("P407", lead_tag.span, {}))
         cut = n if plus_at < 0 else plus_at
-        irregular = tuple(marks.get(k) for k in range(cut)) if marks else ()
-        if irregular and not any(irregular):
-            irregular = ()
-        return Play(leader, tuple(slot_cards[:cut]), None, ended, tuple(slot_spans[:cut]), irregular)
-    cards: list[Card | None] = []
-    spans: list[Span | None] = []
-    order_slots: list[int] = []  # the slot of each card in play order (only with marks)
-    to_lead = leader  # the seat to lead the trick
-    for t in range(0, n, 4):
-        if marks:
-            for k in range(t, t + 4):
-                if marks.get(k) == "L":
-                    to_lead = leader.offset(k - t)  # ^L: this seat led out of turn
-        start = t + (to_lead - leader) % 4
-        played = slot_cards[start : t + 4] + slot_cards[t:start]
-        if t + 4 <= plus_at or plus_at < 0:
-            cards += played
-            spans += slot_spans[start : t + 4] + slot_spans[t:start]
+        cards: list[Card | None] = slot_cards[:cut]
+        spans: list[Span | None] = slot_spans[:cut]
+        order_slots: list[int] = list(range(cut)) if track else []
+    else:
+        cards = []
+        spans = []
+        order_slots = []  # the slot of each card in play order (only with marks/notes/comments)
+        to_lead = leader  # the seat to lead the trick
+        for t in range(0, n, 4):
             if marks:
-                order_slots += [*range(start, t + 4), *range(t, start)]
-            if played[0] is None or played[1] is None or played[2] is None or played[3] is None:
-                to_lead = to_lead.offset(_best_known(played, trump))
-            else:
-                to_lead = trick_winner(to_lead, played, trump)
-            continue
-        # the trick with the "+" (the play stops there) and any after it
-        order = list(range(start, t + 4)) + list(range(t, start))
-        for k in order:
-            c = slot_cards[k]
-            if plus_at < t or (plus_at in order and order.index(k) > order.index(plus_at)):
-                if c is not None and c is not _PLUS:
-                    issues.append(("F003", slot_spans[k], {"detail": "a card after '+'"}))
-            elif c is not _PLUS:
-                cards.append(c)
-                spans.append(slot_spans[k])
-                if marks:
-                    order_slots.append(k)
-    irregular = tuple(marks.get(k) for k in order_slots) if marks else ()
+                for k in range(t, t + 4):
+                    if marks.get(k) == "L":
+                        to_lead = leader.offset(k - t)  # ^L: this seat led out of turn
+            start = t + (to_lead - leader) % 4
+            played = slot_cards[start : t + 4] + slot_cards[t:start]
+            if t + 4 <= plus_at or plus_at < 0:
+                cards += played
+                spans += slot_spans[start : t + 4] + slot_spans[t:start]
+                if track:
+                    order_slots += [*range(start, t + 4), *range(t, start)]
+                # Law 44, as model.trick_winner (a best guess when a card is unknown)
+                to_lead = _OFFSET[to_lead][_best_known(played, trump)]
+                continue
+            # the trick with the "+" (the play stops there) and any after it
+            order = list(range(start, t + 4)) + list(range(t, start))
+            for k in order:
+                c = slot_cards[k]
+                if plus_at < t or (plus_at in order and order.index(k) > order.index(plus_at)):
+                    if c is not None and c is not _PLUS:
+                        issues.append(("F003", slot_spans[k], {"detail": "a card after '+'"}))
+                elif c is not _PLUS:
+                    cards.append(c)
+                    spans.append(slot_spans[k])
+                    if track:
+                        order_slots.append(k)
+    irregular: tuple[str | None, ...] = tuple(marks.get(k) for k in order_slots) if marks else ()
     if irregular and not any(irregular):
         irregular = ()
-    return Play(leader, tuple(cards), None, ended, tuple(spans), irregular)
+    annotations: tuple[CardAnnotation | None, ...] = ()
+    if slot_ann:
+        annotations = tuple(_card_annotation(slot_ann.get(k)) for k in order_slots)
+        if not any(annotations):
+            annotations = ()
+    if comment_at and anchors is not None:
+        index_of = {k: i for i, k in enumerate(order_slots)}
+        for pos in comment_at:
+            i = -1
+            for k in range(len(slot_spans) - 1, -1, -1):
+                sp = slot_spans[k]
+                if sp is not None and (sp.line, sp.column) < pos and k in index_of:
+                    i = index_of[k]
+                    break
+            anchors.append(("play", i))
+    return Play(leader, tuple(cards), None, ended, tuple(spans), irregular, notes[1], annotations)
 
 
-def _best_known(played: list[Card | None], trump: Suit | None) -> int:
-    """For a trick in play order with unknown cards (None): the position (0-3) of the best
-    known card by the rule of :func:`handrec.model.trick_winner` (Law 44), a best guess
-    at who leads next.  With the led card unknown the leader keeps the lead (0)."""
-    led = played[0]
-    if led is None:
-        return 0
-    best = 0
-    best_suit = led.suit
-    best_rank = led.rank
-    for k in (1, 2, 3):
-        c = played[k]
-        if c is None:
-            continue
-        if c.suit is best_suit:
-            if c.rank > best_rank:
-                best, best_rank = k, c.rank
-        elif c.suit is trump:
-            best, best_suit, best_rank = k, c.suit, c.rank
-    return best
+def _card_annotation(ann: list[Any] | None) -> CardAnnotation | None:
+    if ann is None or (ann[0] is None and not ann[1]):
+        return None
+    return CardAnnotation(ann[0], tuple(sorted(ann[1])))

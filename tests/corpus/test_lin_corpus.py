@@ -1,9 +1,10 @@
 """The LIN reader on the real files of shared/corpus/lin (see MANIFEST.md).
 
 Every file parses without raising, record counts equal MANIFEST.md's
-"Records" column, no file yields a diagnostic (none of the nine LIN files is
-faulty: MANIFEST marks no `[bad]` LIN file, and each was checked by eye), and
-values read from the files by hand come out.
+"Records" column, no file yields a diagnostic, neither when read nor when
+validated (none of the nine LIN files is faulty: MANIFEST marks no `[bad]`
+LIN file, and each was checked by eye), and values read from the files by
+hand come out.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 from handrec.diagnostics import Diagnostic
 from handrec.model import CallKind, Card, Deal, Seat, Vulnerability
 from handrec.parse.lin import parse_lin
+from handrec.validator import analyse
 
 #: MANIFEST.md, LIN table: file -> Records.
 RECORDS = {
@@ -155,3 +157,38 @@ def test_vugraph_hand_record_file(corpus_dir: Path) -> None:
     assert (first.tag("HomeTeam"), first.tag("VisitTeam")) == ("HOME", "AWAY")
     assert first.tag("North") == ""  # the file gives empty names
     assert all(b.auction is None and b.play is None and b.contract is None for b in boards)
+
+
+@pytest.mark.parametrize("name", sorted(RECORDS))
+def test_file_validates_clean_even_with_notes(corpus_dir: Path, name: str) -> None:
+    boards, _ = read(corpus_dir, name)
+    assert [str(d) for b in boards for d in analyse(b).diagnostics] == []
+    assert all(b.extra == () for b in boards)  # no command unknown to the reader
+
+
+def test_session_file_contracts_results_and_scores(corpus_dir: Path) -> None:
+    boards, _ = read(corpus_dir, "bbo_multi_board_one_per_line.lin")
+    # a claim gives the Result tag (lin.md §9); 13 tricks give the result through the replay
+    assert [b.tag("Result") for b in boards] == [None, None, "9", None, None, None, "11", None]
+    found = []
+    for b in boards:
+        r = analyse(b).replay
+        found.append((str(r.contract), str(r.contract.declarer), r.result, r.score_ns))
+    assert found == [
+        ("5H", "S", 12, 480),
+        ("2S", "W", 10, -170),
+        ("2H", "S", 9, 140),
+        ("4H", "S", 10, 620),
+        ("3NT", "S", 10, 630),
+        ("3H", "S", 9, 140),
+        ("4S", "S", 11, 650),
+        ("3NT", "S", 8, -50),
+    ]
+
+
+def test_vugraph_file_players_and_empty_rs(corpus_dir: Path) -> None:
+    boards, _ = read(corpus_dir, "dealconvert_vugraph_handrecord_crlf.lin")
+    # `rs|,,,,,,,,,,,|`: 12 empty entries, fewer than 2 x 16 boards -- no result, no diagnostic (lin.md §7)
+    assert all(b.tag("Contract") is None and b.result is None for b in boards)
+    # each table repeats the 8-name `pn`; every seat is named (empty) in both rooms
+    assert all([b.tag(s) for s in ("North", "East", "South", "West")] == ["", "", "", ""] for b in boards)

@@ -15,6 +15,7 @@ Then the reference files of ``../shared/corpus`` that use them.
 
 from __future__ import annotations
 
+import collections
 from pathlib import Path
 
 import pytest
@@ -373,4 +374,6 @@ def test_pbn20_end_position(corpus_dir: Path) -> None:
 
 def test_pbn20_errors_still_reported(corpus_dir: Path) -> None:
     boards = read(corpus_dir, "pbn20_reference_errors.pbn")
-    assert [d.code for x in boards for d in analyse(x).diagnostics] == ["F003"] * 8
+    codes = collections.Counter(d.code for x in boards for d in analyse(x).diagnostics)
+    # the 8 syntax errors, plus the table, tag-form and rubber-history faults the file announces
+    assert codes == {"F003": 8, "T125": 7, "T127": 4, "T121": 2, "T124": 2, "T123": 1}

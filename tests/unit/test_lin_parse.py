@@ -312,10 +312,10 @@ def test_bad_claim_is_t101() -> None:
 # --- other commands ---------------------------------------------------------------------
 
 
-def test_nt_is_commentary_and_other_commands_are_quiet() -> None:
-    b = one(f"st||md|1{MD3}|rh||ah|Board 1|nt|kibitzer: nice @S lead|pg||zz|whatever|pf|x|")
+def test_nt_is_commentary_and_display_commands_are_quiet() -> None:
+    b = one(f"st||md|1{MD3}|rh||ah|Board 1|nt|kibitzer: nice @S lead|pg||sk|NS|pf|x|")
     assert b.commentary == ("kibitzer: nice @S lead",)
-    assert b.diagnostics == ()
+    assert b.diagnostics == () and b.extra == ()
 
 
 def test_commands_are_case_insensitive() -> None:
@@ -365,7 +365,8 @@ def test_rs_empty_entry_gives_nothing() -> None:
 
 def test_bad_rs_entry_is_t101_in_file_diagnostics() -> None:
     boards, file_diags = read([VG, "rs|4HE=,9ZQ|", f"qx|c46|md|1{MD3}|"])
-    assert [(d.code, d.line, d.column, d.board) for d in file_diags] == [("T101", 2, 1, None)]
+    # positioned at the entry itself: line 2, column of `9ZQ`
+    assert [(d.code, d.line, d.column, d.board) for d in file_diags] == [("T101", 2, 9, None)]
     assert "'9ZQ'" in file_diags[0].message
     assert boards[0].contract is None
 
@@ -483,10 +484,11 @@ def test_garbage_is_f003_at_its_position_and_reading_goes_on() -> None:
     assert str(b.auction) == "1S Pass"
 
 
-def test_stray_pipe_is_f003() -> None:
+def test_doubled_pipe_is_an_f011_warning() -> None:
     text = f"md|1{MD3}|pc|SA||pc|SK|"
     b = one(text)
-    assert codes(b) == [("F003", 1, col(text, "||") + 1)]  # the second of the two pipes
+    assert codes(b) == [("F011", 1, col(text, "||") + 1)]  # the second of the two pipes
+    assert b.diagnostics[0].message == "stray '|' ignored"
     assert str(b.play) == "SA SK"
 
 
@@ -614,4 +616,306 @@ def test_vg_unknown_scoring_letter_is_t101() -> None:
 def test_without_qx_the_header_before_the_first_md_still_applies() -> None:
     b1, b2 = parse_lin_text(f"vg|Cup,R1,P,1,2,,,,|rs|4HE=|pn|a,b,c,d|md|1{MD3}|ah|Board 1|md|2{MD3}|ah|Board 2|")
     assert (b1.tag("Event"), b1.tag("Scoring"), b1.tag("Contract"), b1.tag("South")) == ("Cup", "MP", "4H", "a")
-    assert (b2.tag("Event"), b2.tag("Contract"), b2.tag("South")) == ("Cup", None, "a")
+    # the pn of one table just before the first md is that record's own (lin.md §8.2)
+    assert (b2.tag("Event"), b2.tag("Contract"), b2.tag("South")) == ("Cup", None, None)
+
+
+def test_without_qx_a_players_list_before_the_first_md_is_a_header() -> None:
+    b1, b2 = parse_lin_text(f"pw|a,b,c,d,e,f,g,h|md|1{MD3}|ah|Board 1|md|2{MD3}|ah|Board 2|")
+    assert (b1.tag("South"), b2.tag("South")) == ("a", "a")  # no room: the first four names
+
+
+def test_a_record_without_pn_does_not_take_the_previous_records_players() -> None:
+    b1, b2 = parse_lin_text(f"pn|a,b,c,d|st||md|1{MD3}|\nst||md|2{MD3}|")
+    assert (b1.tag("South"), b2.tag("South")) == ("a", None)
+
+
+# --- every command typed: good values, and broken ones with their exact diagnostic ---------
+
+
+def test_a_run_of_auction_and_play_pairs_is_one_token() -> None:
+    from handrec.parse.lin import _lexer
+
+    toks = list(_lexer().lex("md|1,,,|mb|1S!|an|five|mb|p|pg||pc|SA|pc|S2|mc|9|nt|hi|up||sv|o|"))
+    assert [t.type for t in toks] == ["MD", "MOVES", "SV"]
+
+
+def test_every_call_and_card_of_a_run_keeps_its_own_position() -> None:
+    text = f"md|1{MD3}|mb|1S|an|x|mb|p|  mb|p|pg||pc|SA|pc|s2|"
+    b = one(text)
+    assert [c.span for c in b.auction.calls] == [
+        Span(1, col(text, "mb|1S")),
+        Span(1, col(text, "mb|p|  ")),
+        Span(1, col(text, "mb|p|pg")),
+    ]
+    assert list(b.play.spans) == [Span(1, col(text, "pc|SA")), Span(1, col(text, "pc|s2"))]
+
+
+def test_positions_in_a_run_broken_over_lines() -> None:
+    # the value of `an` runs over a line end: the run is re-lexed with the next line
+    first = f"md|1{MD3}|mb|1S|an|five"
+    boards, _ = read([first, "cards|mb|p|pc|SA|"])
+    b = boards[0]
+    assert b.auction.calls[0].annotation == "fivecards"
+    assert [c.span for c in b.auction.calls] == [Span(1, col(first, "mb|1S")), Span(2, 7)]
+    assert b.play.spans == (Span(2, 12),)
+    assert b.diagnostics == ()
+
+
+def test_a_value_empty_at_the_end_of_a_line_continues_on_the_next() -> None:
+    boards, _ = read([f"md|1{MD3}|nt|", "", "said later|mb|1S|"])
+    assert boards[0].commentary == ("said later",)
+    assert str(boards[0].auction) == "1S"
+    assert boards[0].diagnostics == ()
+
+
+def test_pn_trailing_comma_is_tolerated() -> None:
+    b = one(f"pn|a,b,c,d,|md|1{MD3}|")
+    assert (b.tag("South"), b.tag("East"), b.diagnostics) == ("a", "d", ())
+
+
+def test_pn_with_a_wrong_number_of_names_is_t101_and_the_names_are_used() -> None:
+    text = f"pn|a,b,c|md|1{MD3}|"
+    b = one(text)
+    assert codes(b) == [("T101", 1, 1)]
+    assert b.diagnostics[0].message == "pn value 'a,b,c' is not valid: 3 names, not 4 or 8 (S, W, N, E per table)"
+    assert (b.tag("South"), b.tag("North"), b.tag("East")) == ("a", "c", None)
+
+
+def test_pn_of_eight_names_inside_a_table_is_taken_by_room() -> None:
+    # deal-convert writes the 8-name list again in every table
+    opened, closed = parse_lin_text(f"qx|o1|pn|a,b,c,d,e,f,g,h|md|1{MD3}|qx|c1|pn|a,b,c,d,e,f,g,h|md|1{MD3}|")
+    assert (opened.tag("South"), closed.tag("South"), closed.tag("East")) == ("a", "e", "h")
+
+
+def test_pw_with_a_wrong_number_of_names_is_t101_in_file_diagnostics() -> None:
+    boards, file_diags = read(["pw|a,b,c,d,e|", f"qx|o1|md|1{MD3}|"])
+    assert [(d.code, d.line, d.column) for d in file_diags] == [("T101", 1, 1)]
+    assert boards[0].tag("South") == "a"
+
+
+def test_md_with_only_a_dealer_digit_has_a_dealer_but_no_deal() -> None:
+    b = one("md|3,,,|mb|p|")
+    assert (b.dealer, b.deal, b.tag("Deal"), b.tag("Dealer")) == (Seat.NORTH, None, None, "N")
+    assert str(b.auction) == "Pass"
+
+
+def test_ah_with_a_bare_number_and_a_title_without_one() -> None:
+    assert one(f"md|1{MD3}|ah|12|").number == 12
+    b = one(f"md|1{MD3}|ah|Final, segment 3|")
+    assert (b.number, b.diagnostics) == (None, ())
+
+
+def test_bad_qx_is_t101() -> None:
+    text = f"qx|x9|md|1{MD3}|"
+    b = one(text)
+    assert codes(b) == [("T101", 1, 1)]
+    assert b.diagnostics[0].message == "qx value 'x9' is not valid: not o<n> or c<n>"
+    assert (b.number, b.tag("Room")) == (None, None)
+
+
+def test_mc_gives_the_result_tag() -> None:
+    b = one(f"md|1{MD3}|mb|7S|mb|p|mb|p|mb|p|pc|HA|mc|12|")
+    assert (b.play.claim, b.result, b.tag("Result")) == (12, 12, "12")
+
+
+def test_the_last_claim_counts() -> None:
+    assert one(f"md|1{MD3}|mc|9|mc|10|").play.claim == 10
+
+
+def test_up_takes_back_the_last_card_with_an_f012_note() -> None:
+    text = f"md|1{MD3}|mb|7S|mb|p|mb|p|mb|p|pc|HA|pc|C2|up||pc|C3|"
+    b = one(text)
+    assert b.play.cards == (Card.parse("HA"), Card.parse("C3"))
+    assert b.play.spans == (Span(1, col(text, "pc|HA")), Span(1, col(text, "pc|C3")))
+    assert codes(b) == [("F012", 1, col(text, "up||"))]
+    d = b.diagnostics[0]
+    assert (str(d.severity), d.message) == ("info", "'up||' takes back C2")
+
+
+def test_up_with_a_count_takes_back_calls() -> None:
+    b = one(f"md|1{MD3}|mb|1S|mb|2S|mb|3S|up|2|mb|p|")
+    assert str(b.auction) == "1S Pass"
+    assert b.diagnostics[0].message == "'up|2|' takes back 2S 3S"
+
+
+def test_up_takes_back_a_claim_first() -> None:
+    b = one(f"md|1{MD3}|mb|7S|mb|p|mb|p|mb|p|pc|HA|mc|13|up|1|")
+    assert (b.play.cards, b.play.claim, b.result) == ((Card.parse("HA"),), None, None)
+    assert b.diagnostics[0].message == "'up|1|' takes back the claim of 13"
+
+
+def test_bad_up_values_are_t101() -> None:
+    text = f"md|1{MD3}|mb|1S|up|x|"
+    b = one(text)
+    assert codes(b) == [("T101", 1, col(text, "up|x|"))]
+    assert b.diagnostics[0].message == "up value 'x' is not valid: not a number of actions to take back"
+    assert str(b.auction) == "1S"
+    text = f"md|1{MD3}|mb|1S|up|3|"
+    b = one(text)
+    assert [(d.code, d.column) for d in b.diagnostics] == [("F012", col(text, "up|3|")), ("T101", col(text, "up|3|"))]
+    assert b.diagnostics[1].message == "up value '3' is not valid: only 1 action(s) to take back"
+    assert b.auction is None
+
+
+def test_display_commands_keep_nothing() -> None:
+    b = one(f"st||md|1{MD3}|rh||sk|NESW|pf|y|pg||pg||")
+    assert (b.extra, b.diagnostics, b.commentary) == ((), (), ())
+
+
+def test_unknown_command_is_kept_with_an_f007_note() -> None:
+    text = f"md|1{MD3}|ZZ|raw value|mb|1S|hc|x|"
+    b = one(text)
+    assert b.extra == (("ZZ", "raw value"), ("hc", "x"))
+    assert codes(b) == [("F007", 1, col(text, "ZZ|")), ("F007", 1, col(text, "hc|"))]
+    d = b.diagnostics[0]
+    assert (str(d.severity), d.message) == ("info", "unknown LIN command 'ZZ' kept")
+    from handrec.diagnostics import CODES
+
+    assert CODES["F007"].strict  # shown by `handrec validate` only under --strict
+    assert str(b.auction) == "1S"
+
+
+def test_unknown_command_in_a_vugraph_header_goes_to_the_first_record() -> None:
+    boards, file_diags = read(["vg|E,S,I,1,1,A,0,B,0|xy|1|", f"qx|o1|md|1{MD3}|", f"qx|c1|md|1{MD3}|"])
+    assert [b.extra for b in boards] == [(("xy", "1"),), ()]
+    assert [(d.code, d.line, d.column) for d in file_diags] == [("F007", 1, 22)]
+
+
+def test_bn_with_a_bad_entry_is_t101() -> None:
+    boards, file_diags = read(["bn|1,x2|", f"qx|o|md|1{MD3}|"])
+    assert [(d.code, d.line, d.column) for d in file_diags] == [("T101", 1, 1)]
+    assert file_diags[0].message == "bn value '1,x2' is not valid: 'x2' is not a board number"
+    assert boards[0].number == 1
+
+
+def test_mp_scores_are_checked_and_not_kept() -> None:
+    boards, file_diags = read(["mp|12.5,-3,,.5|", f"qx|o1|md|1{MD3}|"])
+    assert file_diags == [] and boards[0].tag("Score") is None
+    _, file_diags = read(["mp|12,abc|", f"qx|o1|md|1{MD3}|"])
+    assert [(d.code, d.line, d.column) for d in file_diags] == [("T101", 1, 1)]
+    assert file_diags[0].message == "mp value '12,abc' is not valid: 'abc' is not a number"
+
+
+# --- quirks of real files (lin.md §10) ------------------------------------------------------
+
+
+def test_trailing_pipe_is_an_f011_warning() -> None:
+    text = f"md|1{MD3}|mb|p|pg|||"
+    b = one(text)
+    assert codes(b) == [("F011", 1, len(text))]
+    assert str(b.auction) == "Pass"
+
+
+def test_a_run_of_stray_pipes_is_one_f011() -> None:
+    text = f"md|1{MD3}|pc|SA|||pc|SK|"
+    b = one(text)
+    assert codes(b) == [("F011", 1, col(text, "|||") + 1)]
+    assert b.diagnostics[0].message == "stray '||' ignored"
+
+
+def test_ten_for_t_and_any_case_in_calls_and_cards() -> None:
+    b = one("md|1s10h10d10c10,,,|mb|1n|mb|P|mb|D!|mb|r|pc|s10|pc|H10|pc|d10|pc|Ct|")
+    assert str(b.deal[Seat.SOUTH]) == "T.T.T.T"
+    assert str(b.auction) == "1NT Pass X XX" and b.auction.calls[2].alert
+    assert str(b.play) == "ST HT DT CT"
+    assert b.diagnostics == ()
+
+
+def test_crlf_and_records_split_over_lines() -> None:
+    text = f"pn|a,b,c,d|st||\r\nmd|1{MD3}|\r\nsv|b|\r\nmb|p|mb|p|\r\nmb|p|mb|p|pg||\r\n"
+    b = one(text)
+    assert (b.tag("South"), b.vulnerable, str(b.auction), b.origin.line) == (
+        "a",
+        Vulnerability.BOTH,
+        "Pass " * 3 + "Pass",
+        1,
+    )
+    assert [c.span for c in b.auction.calls] == [Span(4, 1), Span(4, 6), Span(5, 1), Span(5, 6)]
+
+
+def test_handviewer_url_lower_case_escapes_and_other_parameters() -> None:
+    url = f"http://www.bridgebase.com/tools/handviewer.html?lin=md%7c1{MD3.replace(',', '%2c')}%7cmb%7c1S%7C&b=7"
+    b = one(url)
+    assert (str(b.auction), b.dealer, b.diagnostics) == ("1S", Seat.SOUTH, ())
+
+
+# --- vugraph: segments and the rs cross-check (lin.md §2.3, §7) ----------------------------------
+
+PLAYED = f"md|1{MD3}|mb|7S|mb|p|mb|p|mb|p|pc|HA|mc|13|"  # South declares 7S and claims all 13
+
+
+def vugraph(rs: str) -> list[str]:
+    return ["vg|Cup,R1,I,1,1,A,0,B,0|", f"rs|{rs}|", f"qx|o1|{PLAYED}", f"qx|c1|{PLAYED}"]
+
+
+def test_rs_agreeing_with_the_table_gives_contract_and_result() -> None:
+    boards, file_diags = read(vugraph("7SS=,7SS="))
+    assert file_diags == []
+    for b in boards:
+        assert (str(b.contract), b.declarer, b.result) == ("7S", Seat.SOUTH, 13)
+        assert [d.code for d in b.diagnostics] == []
+
+
+def test_rs_result_disagreeing_with_the_play_is_c506_at_the_entry() -> None:
+    boards, _ = read(vugraph("7SS=,7SS-1"))
+    assert boards[0].diagnostics == ()
+    closed = boards[1]
+    assert [(d.code, d.line, d.column) for d in closed.diagnostics] == [("C506", 2, 9)]
+    assert closed.diagnostics[0].message == "rs result '7SS-1' but the auction and play give '7SS='"
+    # the tags say what the file says; the typed result is left to the replay (no second report)
+    assert (closed.tag("Result"), closed.result, str(closed.contract)) == ("12", None, "7S")
+
+
+def test_rs_contract_disagreeing_with_the_auction_is_c506() -> None:
+    boards, _ = read(vugraph("6SS+1,7HS="))
+    assert [(d.code, d.line, d.column) for d in boards[0].diagnostics] == [("C506", 2, 4)]
+    assert boards[0].diagnostics[0].message == "rs result '6SS+1' but the auction and play give '7SS='"
+    assert [(d.code, d.line, d.column) for d in boards[1].diagnostics] == [("C506", 2, 10)]
+    for b in boards:
+        assert (b.contract, b.declarer, b.result) == (None, None, None)
+        assert b.tag("Contract") in ("6S", "7H")
+
+
+def test_rs_is_not_checked_without_auction_or_play() -> None:
+    boards, _ = read(["vg|Cup,R1,I,1,1,A,0,B,0|", "rs|4HE=,PASS|", f"qx|o1|md|1{MD3}|", f"qx|c1|md|1{MD3}|"])
+    assert [(str(b.contract), b.result, b.diagnostics) for b in boards] == [("4H", 10, ()), ("Pass", None, ())]
+
+
+def test_a_second_vg_starts_a_new_segment_with_its_own_header() -> None:
+    lines = [
+        "vg|Cup,R1,I,1,1,A,0,B,0|",
+        "pn|a1,a2,a3,a4,b1,b2,b3,b4|",
+        f"qx|o1|md|1{MD3}|",
+        "vg|Cup,R2,I,5,5,C,0,D,0|",
+        "rs|PASS,|",
+        "pn|c1,c2,c3,c4,d1,d2,d3,d4|",
+        f"qx|o5|md|1{MD3}|",
+        f"qx|c5|md|1{MD3}|",
+    ]
+    boards, file_diags = read(lines)
+    assert file_diags == []
+    assert [(b.number, b.tag("Room"), b.tag("Stage"), b.tag("HomeTeam"), b.tag("South")) for b in boards] == [
+        (1, "Open", "R1", "A", "a1"),
+        (5, "Open", "R2", "C", "c1"),
+        (5, "Closed", "R2", "C", "d1"),
+    ]
+    assert [b.origin.index for b in boards] == [0, 1, 2]
+    assert (str(boards[1].contract), boards[2].contract) == ("Pass", None)
+
+
+def test_single_deal_records_then_a_vugraph_segment() -> None:
+    lines = [f"pn|a,b,c,d|st||md|1{MD3}|ah|Board 3|", "vg|Cup,R1,I,1,1,A,0,B,0|", f"qx|o1|md|1{MD3}|"]
+    boards, _ = read(lines)
+    assert [(b.number, b.tag("Room"), b.tag("Event")) for b in boards] == [(3, None, None), (1, "Open", "Cup")]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=LIN_ALPHABET + "\n\t xyZ", max_size=200))
+def test_the_scanner_lexes_exactly_as_larks_lexer(text: str) -> None:
+    from handrec.parse.lin import _lexer, _scanner
+
+    def tokens(lex) -> list[tuple]:
+        return [(t.type, str(t), t.line, t.column, t.start_pos) for t in lex(text)]
+
+    assert tokens(_scanner().lex) == tokens(_lexer().lex)

@@ -215,10 +215,14 @@ def test_repeated_tag_first_wins_but_all_are_kept() -> None:
     assert diags(b) == [("T102", 2, 1)]
 
 
-def test_unknown_tags_and_their_data_lines_are_kept_quietly() -> None:
-    b = one('[MyTag "x"]\n1 2 3\n[ScoreTable "Rank;Score_NS"]\n1 "A ;{B}" 100\n2 - 50\n[Board "1"]')
+def test_unknown_tags_and_their_data_lines_are_kept_with_a_strict_only_note() -> None:
+    b = one('[MyTag "x"]\n1 2 3\n[ScoreTable "Rank;Names_NS;Score_NS"]\n1 "A ;{B}" 100\n2 - 50\n[Board "1"]')
     assert [t.name for t in b.tags] == ["MyTag", "ScoreTable", "Board"]
-    assert b.diagnostics == () and b.number == 1
+    assert diags(b) == [("T120", 1, 1)] and b.number == 1  # T120 is shown only by validate --strict
+    assert [(t.name, t.rows) for t in b.tables] == [
+        ("MyTag", (("1", "2", "3"),)),
+        ("ScoreTable", (("1", "A ;{B}", "100"), ("2", "-", "50"))),
+    ]
 
 
 def test_data_after_a_plain_tag_is_unknown_tokens() -> None:
@@ -284,10 +288,13 @@ def test_inheritance_is_per_call() -> None:
 # =========================================================================================
 
 
-@pytest.mark.parametrize(("value", "number"), [("1", 1), ("01", 1), ("1-1", None), ("", None), ("?", None)])
-def test_board_number(value: str, number: int | None) -> None:
+@pytest.mark.parametrize(
+    ("value", "number", "codes"),
+    [("1", 1, []), ("01", 1, []), ("1-1", None, ["T121"]), ("0", 0, ["T121"]), ("", None, []), ("?", None, [])],
+)
+def test_board_number(value: str, number: int | None, codes: list[str]) -> None:
     b = one(f'[Board "{value}"]')
-    assert b.number == number and b.diagnostics == ()
+    assert b.number == number and [d.code for d in b.diagnostics] == codes
 
 
 @pytest.mark.parametrize(
@@ -473,7 +480,7 @@ def test_suffixes_nags_and_glued_tokens() -> None:
     assert [c.nags for c in a.calls] == [(1,), (2,), (7, 13), (5,), (6,)]
     assert (a.calls[3].note, a.calls[3].annotation) == (1, "spades")
     assert a.calls[1].span == Span(3, 6)
-    assert b.diagnostics == ()
+    assert diags(b) == [("T128", 3, 17)]  # $7 is a NAG for cards
 
 
 def test_note_reference_without_note_is_t107() -> None:

@@ -1,0 +1,970 @@
+"""Checking claimed figures: a file's ScoreMP, ScoreIMP, ScorePercentage, ScoreRubber,
+ScoreTable and TotalScoreTable values against what handrec computes.
+
+These figures compare a result with the other results of its board (or with
+the deals before it in a rubber), so they can only be checked once every
+board of an input has been read.  The validator streams boards; for each
+input it feeds an :class:`EventChecker` with small per-board records
+(:class:`handrec.events.GameRecord`, one replay per board, shared with the
+board checks) and calls :meth:`EventChecker.finish` at the end of the input:
+
+>>> from handrec.reader import read
+>>> import io
+>>> text = '''[Event "Club"]
+... [Board "1"]
+... [Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]
+... [Contract "4S"]
+... [Declarer "N"]
+... [Result "10"]
+... [ScoreMP "NS 2"]
+...
+... [Event "Club"]
+... [Board "1"]
+... [Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]
+... [Contract "4S"]
+... [Declarer "N"]
+... [Result "9"]
+... '''
+>>> checker = EventChecker()
+>>> for board in read(io.StringIO(text)):
+...     checker.add(board)
+>>> [str(d) for d in checker.finish()]
+[]
+
+What is checked (each disagreement is reported at the tag or table row,
+with the file's value and handrec's):
+
+* **S603 ScoreMP**: the game's matchpoints among the games of the same board
+  in the input (Event + board + deal).  PBN 2.1 §4.2.3 defines ScoreMP on
+  the 2 / 1 scale (``MP1``); a Scoring tag with ``MP2`` asks for 1 / 0.5.
+  When the Scoring tag names neither, either scale is accepted.
+* **S605 ScorePercentage**: 100 * matchpoints / top (bridge-rules.md §8.3).
+  For both, a value scaled by Neuberg's formula to the most-played board of
+  the event is accepted too.
+* **S604 ScoreIMP**: between the Open and Closed rooms of a teams match
+  (bridge-rules.md §8.2); otherwise as the Scoring modifiers say: ``Butler``
+  (datum: mean of all scores, or without one top and one bottom, exact or
+  rounded to 10: bridge-rules.md §8.4, PBN 2.1 §3.4.12), ``Cross`` (sum of
+  IMPs against every other score), ``Cross1`` (÷ number of scores),
+  ``Cross2`` (÷ comparisons) (§8.5).  Plain ``IMP`` with no rooms is not
+  checked (the method is unknown).
+* **S606 ScoreRubber**: the above / below the line points of the deal in the
+  input's sequence of Rubber (or Chicago) games, in file order
+  (bridge-rules.md §5, §6).
+* **S607 ScoreTable**: per row, Score_NS / Score_EW against the row's
+  Contract, Declarer, Result (Law 77); Rank; MP_NS / MP_EW; Percentage_NS /
+  Percentage_EW; IMP_NS / IMP_EW (Butler or Cross modifiers) against the
+  table's own results (the rows, with their Multiplicity), or those of the
+  largest table of the same board when this one lists a subset of it.
+* **S608 TotalScoreTable**: Mean* = Total* / NrBoards; the Rank against the
+  sorted column; the percentage against TotalMP / NrBoards on the top per
+  board that the other rows share; and, when the event's boards are in the
+  input, NrBoards / TotalMP / TotalPercentage / TotalIMP of each pair
+  against the event scored by :mod:`handrec.events`.
+* **S609** (warning): a claimed value that cannot be read.
+
+Decimals: a claimed ``97.3`` agrees with any exact value within half a unit
+of its last digit (either rounding rule).  Figures that cannot be computed
+(a board played once in the input, an unknown method, an incomplete table)
+are not checked.
+
+Sources: PBN 2.1 §4.2, §5.3; bridge-rules.md §4, §5, §6, §8; Law 12C2.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from handrec.diagnostics import Diagnostic, make
+from handrec.events import (
+    Entry,
+    GameRecord,
+    Method,
+    TableView,
+    Traveller,
+    deal_result,
+    fmt_number,
+    fmt_percent,
+    record,
+    row_score,
+    score_matchpoints,
+    score_pairs,
+    scoring_fields,
+    table_entries,
+    travellers,
+)
+from handrec.model import Board, Seat, Side, Span
+from handrec.rules.replay import Replay
+from handrec.scoring.chicago import score_chicago
+from handrec.scoring.events import Scale, artificial_mp, matchpoints, top
+from handrec.scoring.imps import imps
+from handrec.scoring.rubber import DealResult, contract_points, score_rubber
+
+__all__ = ["EventChecker", "check_event", "parse_claim", "agrees"]
+
+
+class EventChecker:
+    """Collects the boards of one input and checks their claimed figures at the end.
+
+    ``add(board, replay)`` once per board (pass the replay when it exists,
+    to avoid a second one); ``finish()`` returns the diagnostics, sorted by
+    position, and forgets the input.  Memory: one small record per board.
+    """
+
+    def __init__(self) -> None:
+        self._records: list[GameRecord] = []
+        self._wanted = False
+
+    def add(self, board: Board, rep: Replay | None = None) -> None:
+        """Record one board (``rep``: its replay, computed when not given)."""
+        r = record(board, rep)
+        self._records.append(r)
+        self._wanted = self._wanted or bool(r.claims or r.tables)
+
+    def finish(self) -> list[Diagnostic]:
+        """The diagnostics of the claimed figures of the input; resets the checker."""
+        recs, wanted = self._records, self._wanted
+        self._records, self._wanted = [], False
+        return check_event(recs) if wanted else []
+
+
+# --- claimed values ------------------------------------------------------------------------
+
+_NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
+_RUB = r"\d+\s*/\s*\d+"
+
+
+def _claim_re(value: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"\s*(?:(NS|EW)\s+)?({value})(?:\s+(NS|EW)\s+({value}))?\s*",
+        re.IGNORECASE,
+    )
+
+
+_NUM_CLAIM = _claim_re(_NUM)
+_RUB_CLAIM = _claim_re(_RUB)
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    side: str | None  # "NS", "EW", or None (declarer's side)
+    value: Fraction
+    decimals: int
+    below: int | None = None  # ScoreRubber: the second number (below the line)
+
+
+def _decimals(text: str) -> int:
+    t = text.strip()
+    return len(t.split(".", 1)[1]) if "." in t else 0
+
+
+def parse_claim(tag: str, value: str) -> tuple[_Part, ...] | None:
+    """Read a claimed figure in the five forms of PBN 2.1 §4.2.1 (``12``, ``NS 12``, ``EW -3``,
+    ``NS 4 EW -4``, ``EW -4 NS 4``); ScoreRubber values are ``above/below``.  ``None`` if unreadable.
+
+    >>> [(p.side, str(p.value), p.decimals) for p in parse_claim("ScorePercentage", "NS 26.32")]
+    [('NS', '658/25', 2)]
+    >>> [(p.side, int(p.value), p.below) for p in parse_claim("ScoreRubber", "EW 300/40 NS 50 / 70")]
+    [('EW', 300, 40), ('NS', 50, 70)]
+    """
+    rubber = tag == "ScoreRubber"
+    m = (_RUB_CLAIM if rubber else _NUM_CLAIM).fullmatch(value)
+    if m is None:
+        return None
+    s1, v1, s2, v2 = m.groups()
+    if s2 is not None and (s1 is None or s1.upper() == s2.upper()):
+        return None
+    out = []
+    for side, v in ((s1, v1), (s2, v2)):
+        if v is None:
+            continue
+        side_u = None if side is None else side.upper()
+        if rubber:
+            a, b = (int(x) for x in v.split("/"))
+            out.append(_Part(side_u, Fraction(a), 0, b))
+        else:
+            out.append(_Part(side_u, Fraction(v.strip()), _decimals(v)))
+    return tuple(out)
+
+
+def agrees(claimed: Fraction, decimals: int, exact: Fraction) -> bool:
+    """Whether a claimed decimal with ``decimals`` digits is ``exact`` rounded (either rounding rule).
+
+    >>> agrees(Fraction("26.32"), 2, Fraction(500, 19)), agrees(Fraction(4), 0, Fraction(9, 2))
+    (True, True)
+    >>> agrees(Fraction(10), 0, Fraction(11))
+    False
+    """
+    return abs(claimed - exact) <= Fraction(1, 2 * 10**decimals)
+
+
+def _side_of(r: GameRecord, side: str | None) -> str:
+    if side is not None:
+        return side
+    d = r.declarer
+    return "EW" if d is not None and d.side is Side.EW else "NS"
+
+
+def _fits(parts: Sequence[_Part], r: GameRecord, ns: Fraction, ew: Fraction) -> bool:
+    return all(agrees(p.value, p.decimals, ns if _side_of(r, p.side) == "NS" else ew) for p in parts)
+
+
+def _shown(parts: Sequence[_Part], r: GameRecord, ns: Fraction, ew: Fraction, fmt=fmt_number) -> str:
+    out = []
+    for p in parts:
+        side = _side_of(r, p.side)
+        v = fmt(ns if side == "NS" else ew)
+        out.append(v if p.side is None else f"{side} {v}")
+    return " ".join(out)
+
+
+# --- the event check -----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Context:
+    """What the checks of one input share: travellers by record, the most-played board per event."""
+
+    recs: Sequence[GameRecord]
+    trav_of: dict[int, tuple[Traveller, int]]
+    most: dict[str, int]
+    out: list[Diagnostic]
+    rooms: dict[tuple[object, ...], list[GameRecord]] | None = None
+
+    def room_games(self, r: GameRecord, room: str) -> list[GameRecord]:
+        """The games of ``r``'s teams match and board played in ``room`` (index built on first use)."""
+        if self.rooms is None:
+            self.rooms = {}
+            for x in self.recs:
+                if x.room is not None and x.key is not None:
+                    self.rooms.setdefault((x.match, x.key, x.room), []).append(x)
+        return self.rooms.get((r.match, r.key, room), [])
+
+
+def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagnostic]:
+    """Check every claimed figure of one input's records (see the module doc); sorted diagnostics."""
+    rs = list(recs)
+    trs = travellers(rs, tables=False)
+    trav_of: dict[int, tuple[Traveller, int]] = {}
+    most: dict[str, int] = {}
+    for t in trs:
+        for i, e in enumerate(t.entries):
+            if e.record is not None:
+                trav_of[id(e.record)] = (t, i)
+        if t.deal is not None or t.board:
+            most[t.event] = max(most.get(t.event, 0), t.played)
+    ctx = _Context(rs, trav_of, most, [])
+    rubber_claims = False
+    for r in rs:
+        for c in r.claims:
+            parts = parse_claim(c.tag, c.value)
+            if parts is None:
+                ctx.out.append(make("S609", r.origin, c.span, tag=c.tag, value=c.value))
+                continue
+            if c.tag == "ScoreMP":
+                _check_mp(ctx, r, c.value, c.span, parts)
+            elif c.tag == "ScorePercentage":
+                _check_percentage(ctx, r, c.value, c.span, parts)
+            elif c.tag == "ScoreIMP":
+                _check_imp(ctx, r, c.value, c.span, parts)
+            else:
+                rubber_claims = True
+    if rubber_claims:
+        _check_rubber(ctx)
+    _check_tables(ctx)
+    return sorted(ctx.out, key=lambda d: (d.path, d.line, d.column, d.code))
+
+
+def _traveller(ctx: _Context, r: GameRecord) -> tuple[Traveller, int] | None:
+    """The games traveller of ``r`` and its index, when ``r`` has a score and is compared with another."""
+    found = ctx.trav_of.get(id(r))
+    if found is None or r.score_ns is None or found[0].played < 2:
+        return None
+    return found
+
+
+def _mp_scales(r: GameRecord) -> list[Scale]:
+    """The scales a ScoreMP may use: PBN ``MP2`` = 1 / 0.5, ``MP1`` = 2 / 1; undeclared: both, 2 / 1 first."""
+    f = scoring_fields(r.scoring)
+    if "MP2" in f:
+        return [Scale.MP]
+    if "MP1" in f:
+        return [Scale.MP2]
+    return [Scale.MP2, Scale.MP]
+
+
+def _mp_values(t: Traveller, i: int, scale: Scale, expected: int | None) -> tuple[Fraction, Fraction]:
+    """(N-S, E-W) matchpoints of entry ``i`` (games traveller: multiplicity 1, no artificial scores)."""
+    scores = t.scores()
+    pos = sum(1 for e in t.entries[:i] if e.score_ns is not None)
+    exp = expected if expected is not None and expected != len(scores) else None
+    ns = matchpoints(scores, scale=scale, expected=exp)[pos]
+    ew = matchpoints(scores, scale=scale, side=Side.EW, expected=exp)[pos]
+    return ns, ew
+
+
+def _alternatives(ctx: _Context, r: GameRecord, t: Traveller) -> list[int | None]:
+    most = ctx.most.get(r.event, 0)
+    return [None, most] if most > t.played else [None]
+
+
+def _check_mp(ctx: _Context, r: GameRecord, value: str, span: Span | None, parts: Sequence[_Part]) -> None:
+    found = _traveller(ctx, r)
+    if found is None:
+        return
+    t, i = found
+    scales = _mp_scales(r)
+    for scale in scales:
+        for exp in _alternatives(ctx, r, t):
+            if _fits(parts, r, *_mp_values(t, i, scale, exp)):
+                return
+    ns, ew = _mp_values(t, i, scales[0], None)
+    scale_text = "2/1" if scales[0] is Scale.MP2 else "1/0.5"
+    ctx.out.append(
+        make(
+            "S603",
+            r.origin,
+            span,
+            value=value,
+            detail=f"the {t.played} results of board {t.board or '?'} on the {scale_text} scale",
+            expected=_shown(parts, r, ns, ew),
+        )
+    )
+
+
+def _check_percentage(ctx: _Context, r: GameRecord, value: str, span: Span | None, parts: Sequence[_Part]) -> None:
+    found = _traveller(ctx, r)
+    if found is None:
+        return
+    t, i = found
+    for exp in _alternatives(ctx, r, t):
+        n = exp or t.played
+        ns, ew = _mp_values(t, i, Scale.MP, exp)
+        if _fits(parts, r, 100 * ns / top(n), 100 * ew / top(n)):
+            return
+    ns, ew = _mp_values(t, i, Scale.MP, None)
+    ctx.out.append(
+        make(
+            "S605",
+            r.origin,
+            span,
+            value=value,
+            detail=f"the {t.played} results of board {t.board or '?'}",
+            expected=_shown(parts, r, 100 * ns / top(t.played), 100 * ew / top(t.played), fmt_percent),
+        )
+    )
+
+
+def _butler_data(scores: Sequence[int]) -> list[Fraction]:
+    """Datums PBN's Butler modifiers allow: mean of all, mean without one top and one bottom; exact or to 10."""
+    ordered = sorted(scores)
+    out = [Fraction(sum(ordered), len(ordered))]
+    if len(ordered) >= 3:
+        out.append(Fraction(sum(ordered[1:-1]), len(ordered) - 2))
+    for d in list(out):
+        tens, rest = divmod(abs(d), 10)
+        out.append(Fraction(10 * (tens + (1 if rest >= 5 else 0))) * (1 if d >= 0 else -1))
+    return out
+
+
+def _imp_methods(r: GameRecord, scores: Sequence[int], score: int) -> tuple[str, list[Fraction]] | None:
+    """(description, acceptable N-S IMPs) for a result by the Scoring modifiers, else ``None``."""
+    f = scoring_fields(r.scoring)
+    if any(x.startswith("BUTLER") for x in f) and len(scores) >= 2:
+        values = [Fraction(imps(score - d)) for d in _butler_data(scores)]
+        return "Butler IMPs against the datum of the results", values
+    cross = [x for x in ("CROSS", "CROSS1", "CROSS2") if x in f]
+    if cross and len(scores) >= 2:
+        total = Fraction(sum(imps(score - s) for s in scores))
+        n = len(scores)
+        values = {"CROSS": total, "CROSS1": total / n, "CROSS2": total / (n - 1)}
+        return f"{cross[0].title()} IMPs against the other results", [values[c] for c in cross]
+    return None
+
+
+def _check_imp(ctx: _Context, r: GameRecord, value: str, span: Span | None, parts: Sequence[_Part]) -> None:
+    if r.score_ns is None:
+        return
+    if r.room in ("Open", "Closed"):
+        other = "Closed" if r.room == "Open" else "Open"
+        mates = ctx.room_games(r, other) if r.key is not None else []
+        if len(mates) == 1 and mates[0].score_ns is not None:
+            v = Fraction(imps(r.score_ns - mates[0].score_ns))
+            if not _fits(parts, r, v, -v):
+                ctx.out.append(
+                    make(
+                        "S604",
+                        r.origin,
+                        span,
+                        value=value,
+                        detail=f"NS {r.score_ns} against NS {mates[0].score_ns} in the {other} room",
+                        expected=_shown(parts, r, v, -v),
+                    )
+                )
+            return
+    found = _traveller(ctx, r)
+    if found is None:
+        return
+    t, _ = found
+    m = _imp_methods(r, t.scores(), r.score_ns)
+    if m is None:
+        return
+    what, values = m
+    if any(_fits(parts, r, v, -v) for v in values):
+        return
+    ctx.out.append(
+        make(
+            "S604",
+            r.origin,
+            span,
+            value=value,
+            detail=f"{what} ({t.played}) of board {t.board or '?'}",
+            expected=_shown(parts, r, values[-1], -values[-1]),
+        )
+    )
+
+
+# --- rubber and Chicago --------------------------------------------------------------------
+
+
+def _check_rubber(ctx: _Context) -> None:
+    """ScoreRubber of each game of a Rubber (or Chicago) sequence, per file in file order."""
+    by_path: dict[str, list[GameRecord]] = {}
+    for r in ctx.recs:
+        f = scoring_fields(r.scoring) | scoring_fields(r.competition)
+        if "RUBBER" in f or "CHICAGO" in f:
+            by_path.setdefault(r.origin.path, []).append(r)
+    for seq in by_path.values():
+        chicago = "CHICAGO" in scoring_fields(seq[0].scoring) | scoring_fields(seq[0].competition)
+        results: list[DealResult] = []
+        for r in seq:
+            dr = deal_result(r)
+            if dr is None:
+                break  # the sequence is unknown from here on
+            results.append(dr)
+        per_deal = _chicago_lines(results, seq) if chicago else _rubber_lines(results, seq)
+        for r, (above, below) in zip(seq, per_deal):
+            for c in r.claims:
+                if c.tag != "ScoreRubber":
+                    continue
+                parts = parse_claim(c.tag, c.value)
+                if not parts:
+                    continue
+                bad = False
+                shown = []
+                for p in parts:
+                    side = Side.NS if _side_of(r, p.side) == "NS" else Side.EW
+                    exp = f"{above[side]}/{below[side]}"
+                    shown.append(exp if p.side is None else f"{side} {exp}")
+                    bad |= (int(p.value), p.below) != (above[side], below[side])
+                if bad:
+                    form = "Chicago" if chicago else "rubber"
+                    ctx.out.append(
+                        make(
+                            "S606",
+                            r.origin,
+                            c.span,
+                            value=c.value,
+                            detail=f"deal {seq.index(r) + 1} of the {form} ({r.contract} by {r.declarer}, "
+                            f"{r.tricks} tricks)",
+                            expected=" ".join(shown),
+                        )
+                    )
+
+
+def _rubber_lines(results: list[DealResult], seq: Sequence[GameRecord]) -> list[tuple[list[int], list[int]]]:
+    """(above, below) points per side written on each deal, rubbers following each other."""
+    out: list[tuple[list[int], list[int]]] = []
+    first = next((r.dealer for r in seq if r.dealer is not None), Seat.NORTH)
+    chunk: list[DealResult] = []
+    done = 0
+    for dr in results:
+        chunk.append(dr)
+        sheet = score_rubber(chunk, first_dealer=first)
+        rd = sheet.deals[-1]
+        above, below = [0, 0], [0, 0]
+        for e in rd.entries:
+            (below if e.below else above)[e.side] += e.points
+        out.append((above, below))
+        done += 1
+        if sheet.finished:
+            first = sheet.next_dealer
+            chunk = []
+    return out
+
+
+def _chicago_lines(results: list[DealResult], seq: Sequence[GameRecord]) -> list[tuple[list[int], list[int]]]:
+    """(above, below) points per side on each Chicago deal: below = trick score of a made contract."""
+    first = next((r.dealer for r in seq if r.dealer is not None), Seat.NORTH)
+    res = score_chicago(results, first_dealer=first)
+    out = []
+    for dr, d in zip(results, res.deals):
+        below = [0, 0]
+        side = dr.declaring_side
+        if side is not None and d.counted:
+            pts = contract_points(dr.contract, d.vulnerability.is_vulnerable(side), dr.tricks)
+            if pts.made:
+                below[side] = pts.trick_score
+        above = [d.points[0] - below[0], d.points[1] - below[1]]
+        out.append((above, below))
+    return out
+
+
+# --- tables --------------------------------------------------------------------------------
+
+
+def _num(text: str) -> tuple[Fraction, int, bool] | None:
+    """(value, decimals, artificial) of a numeric cell (``^`` prefix = artificial; quotes allowed)."""
+    t = text.strip().strip('"').strip()
+    art = t.startswith("^")
+    t = t.lstrip("^").strip()
+    if not re.fullmatch(_NUM, t):
+        return None
+    return Fraction(t), _decimals(t), art
+
+
+def _rank(text: str) -> int | None:
+    m = re.match(r"\s*(\d+)", text)
+    return int(m.group(1)) if m else None
+
+
+def _cell(_view: TableView, row: tuple[str, ...], i: int | None) -> str:
+    return row[i] if i is not None and i < len(row) else "?"
+
+
+def _check_tables(ctx: _Context) -> None:
+    """S607 / S608 for every ScoreTable and TotalScoreTable of the input."""
+    reference: dict[object, tuple[TableView, list[Entry], GameRecord]] = {}
+    tables: list[tuple[GameRecord, TableView, list[Entry]]] = []
+    for r in ctx.recs:
+        for v in r.tables:
+            if v.name != "ScoreTable" or not v.rows:
+                continue
+            es = table_entries(v, r.vulnerable)
+            tables.append((r, v, es))
+            key = r.key
+            size = sum(e.multiplicity for e in es)
+            if key is not None and (key not in reference or size > sum(e.multiplicity for e in reference[key][1])):
+                reference[key] = (v, es, r)
+    for r, v, es in tables:
+        ref = reference.get(r.key) if r.key is not None else None
+        base = es
+        if ref is not None and ref[0] is not v and _subset(es, ref[1]):
+            base = ref[1]
+        _check_score_table(ctx, r, v, es, base)
+    for r in ctx.recs:
+        for v in r.tables:
+            if v.name == "TotalScoreTable" and v.rows:
+                _check_total_table(ctx, r, v)
+
+
+def _subset(small: list[Entry], big: list[Entry]) -> bool:
+    count: dict[int, int] = {}
+    for e in big:
+        if e.score_ns is not None:
+            count[e.score_ns] = count.get(e.score_ns, 0) + e.multiplicity
+    for e in small:
+        if e.score_ns is None:
+            return False
+        count[e.score_ns] = count.get(e.score_ns, 0) - e.multiplicity
+        if count[e.score_ns] < 0:
+            return False
+    return True
+
+
+def _s607(
+    ctx: _Context,
+    r: GameRecord,
+    v: TableView,
+    i: int,
+    column: str,
+    value: str,
+    detail: str,
+    expected: str,
+    note: str = "",
+) -> None:
+    ctx.out.append(
+        make(
+            "S607",
+            r.origin,
+            v.row_span(i),
+            row=i + 1,
+            column=column,
+            value=value.strip(),
+            detail=detail,
+            expected=expected,
+            note=note,
+        )
+    )
+
+
+def _check_score_table(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry], base: list[Entry]) -> None:
+    """One ScoreTable: its rows against the Laws and against the traveller ``base`` (its own rows or a larger table)."""
+    ix = v.index
+    i_sns, i_sew = ix("Score_NS"), ix("Score_EW")
+    i_c, i_d, i_r = ix("Contract"), ix("Declarer"), ix("Result")
+    # --- scores against contract and result (Law 77) ------------------------------------------
+    for n, row in enumerate(v.rows):
+        sns = _num(_cell(v, row, i_sns))
+        sew = _num(_cell(v, row, i_sew))
+        contract, decl = _cell(v, row, i_c).strip(), _cell(v, row, i_d).strip()
+        res = _num(_cell(v, row, i_r))
+        tricks = int(res[0]) if res is not None and res[0].denominator == 1 else None
+        computed = row_score(contract, decl, tricks, r.vulnerable)
+        ns_value = sns[0] if sns is not None and not sns[2] else None
+        if ns_value is not None and computed is not None and ns_value != computed:
+            _s607(
+                ctx,
+                r,
+                v,
+                n,
+                "Score_NS",
+                _cell(v, row, i_sns),
+                f"{contract} by {decl} taking {tricks} tricks ({r.vulnerable} vulnerable)",
+                str(computed),
+            )
+        ref_ns = computed if computed is not None else ns_value
+        if sew is not None and not sew[2] and ref_ns is not None and sew[0] != -ref_ns:
+            _s607(ctx, r, v, n, "Score_EW", _cell(v, row, i_sew), "the N-S score", str(-ref_ns))
+    # --- comparisons with the other results --------------------------------------------------
+    trav = Traveller(r.event, r.board, r.deal, tuple(base), "ScoreTable")
+    n_all = trav.size
+    i_rank = ix("Rank")
+    if i_rank is not None:
+        for row, e in zip(v.rows, es):
+            rk = _rank(_cell(v, row, i_rank))
+            if rk is not None and rk + e.multiplicity - 1 > n_all:
+                return  # an incomplete traveller: its rows cannot be compared
+    scores = trav.scores()
+    if len(scores) < 2:
+        return
+    by_score = _score_index(base)
+    what = f"the {n_all} results of the table" if base is es else f"the {n_all} results of the board's larger table"
+    # Rank: 1 + the results with a better N-S score
+    if i_rank is not None:
+        for n, (row, e) in enumerate(zip(v.rows, es)):
+            rk = _rank(_cell(v, row, i_rank))
+            if rk is None or e.score_ns is None:
+                continue
+            exp = 1 + sum(1 for s in scores if s > e.score_ns)
+            if rk != exp:
+                _s607(ctx, r, v, n, "Rank", _cell(v, row, i_rank), f"N-S {e.score_ns} among {what}", str(exp))
+    _check_table_mp(ctx, r, v, es, trav, by_score, what)
+    _check_table_imps(ctx, r, v, es, trav, what)
+
+
+def _score_index(base: list[Entry]) -> dict[int, int]:
+    """N-S score -> index of its first entry in ``base``."""
+    out: dict[int, int] = {}
+    for i, e in enumerate(base):
+        if e.score_ns is not None and e.score_ns not in out:
+            out[e.score_ns] = i
+    return out
+
+
+def _check_table_mp(
+    ctx: _Context,
+    r: GameRecord,
+    v: TableView,
+    es: list[Entry],
+    trav: Traveller,
+    by_score: dict[int, int],
+    what: str,
+) -> None:
+    """MP_* and Percentage_* columns of a ScoreTable (bridge-rules.md §8.3; Law 12C2)."""
+    cols = {c: v.index(c) for c in ("MP_NS", "MP_EW", "Percentage_NS", "Percentage_EW")}
+    if all(i is None for i in cols.values()):
+        return
+    scored = {scale: score_matchpoints(trav, scale) for scale in (Scale.MP, Scale.MP2)}
+    n = trav.size
+
+    def values(e: Entry, scale: Scale) -> tuple[Fraction, Fraction, Fraction | None, Fraction | None] | None:
+        if e.score_ns is not None:
+            j = by_score.get(e.score_ns)
+            if j is None:
+                return None
+            se = scored[scale].entries[j]
+        elif e.artificial is not None:
+            a = artificial_mp(e.artificial[0], n, scale=scale)
+            b = artificial_mp(e.artificial[1], n, scale=scale)
+            t = top(n, scale)
+            return a, b, (100 * a / t if t else None), (100 * b / t if t else None)
+        else:
+            return None
+        if se.ns is None or se.ew is None:
+            return None
+        return se.ns, se.ew, se.pct_ns, se.pct_ew
+
+    # the scale of the MP columns: declared by Scoring, else the one most rows agree with
+    f = scoring_fields(r.scoring)
+    scales = [Scale.MP] if "MP2" in f else [Scale.MP2] if "MP1" in f else [Scale.MP2, Scale.MP]
+    if len(scales) > 1:
+        fits = {s: 0 for s in scales}
+        for row, e in zip(v.rows, es):
+            for s in scales:
+                vals = values(e, s)
+                for k, col in enumerate(("MP_NS", "MP_EW")):
+                    c = _num(_cell(v, row, cols[col]))
+                    if vals is not None and c is not None and agrees(c[0], c[1], vals[k]):
+                        fits[s] += 1
+        scales = [max(scales, key=lambda s: fits[s])]
+    scale = scales[0]
+    scale_text = "2/1" if scale is Scale.MP2 else "1/0.5"
+    for n_row, (row, e) in enumerate(zip(v.rows, es)):
+        vals = values(e, scale)
+        if vals is None:
+            continue
+        for k, col in enumerate(("MP_NS", "MP_EW", "Percentage_NS", "Percentage_EW")):
+            cell = _cell(v, row, cols[col])
+            c = _num(cell)
+            exact = vals[k]
+            if c is None or exact is None or agrees(c[0], c[1], exact):
+                continue
+            detail = f"{what} ({scale_text} scale)" if k < 2 else f"100 * MP / top over {what}"
+            shown = fmt_number(exact) if k < 2 else fmt_percent(exact)
+            note = ""
+            if k >= 2 and e.score_ns is not None:
+                # a known non-standard formula: each result also compared with itself
+                own = vals[0] if col == "Percentage_NS" else vals[1]
+                alt = 100 * (own / scale.value + Fraction(1, 2)) / n
+                if agrees(c[0], c[1], alt):
+                    note = f" (the file's figure is 100 * (MP + 1/2) / n = {fmt_percent(alt)})"
+            _s607(ctx, r, v, n_row, col, cell, detail, shown, note)
+
+
+def _check_table_imps(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry], trav: Traveller, what: str) -> None:
+    """IMP_NS / IMP_EW columns by the Scoring modifiers (Butler, Cross*)."""
+    cols = {c: v.index(c) for c in ("IMP_NS", "IMP_EW")}
+    if all(i is None for i in cols.values()):
+        return
+    scores = trav.scores()
+    for n_row, (row, e) in enumerate(zip(v.rows, es)):
+        if e.score_ns is None:
+            continue
+        m = _imp_methods(r, scores, e.score_ns)
+        if m is None:
+            return
+        desc, options = m
+        for sign, col in ((1, "IMP_NS"), (-1, "IMP_EW")):
+            cell = _cell(v, row, cols[col])
+            c = _num(cell)
+            if c is None or any(agrees(c[0], c[1], sign * o) for o in options):
+                continue
+            _s607(ctx, r, v, n_row, col, cell, f"{desc} ({what})", fmt_number(sign * options[-1]))
+
+
+# --- TotalScoreTable -----------------------------------------------------------------------
+
+_TOTAL_ALIASES = {
+    "TotalMP": ("TotalMP", "MP"),
+    "TotalPercentage": ("TotalPercentage", "Percentage"),
+    "TotalIMP": ("TotalIMP", "IMP"),
+    "TotalScore": ("TotalScore", "Score"),
+}
+
+
+def _s608(
+    ctx: _Context,
+    r: GameRecord,
+    v: TableView,
+    i: int,
+    column: str,
+    value: str,
+    detail: str,
+    expected: str,
+    note: str = "",
+) -> None:
+    ctx.out.append(
+        make(
+            "S608",
+            r.origin,
+            v.row_span(i),
+            row=i + 1,
+            column=column,
+            value=value.strip(),
+            detail=detail,
+            expected=expected,
+            note=note,
+        )
+    )
+
+
+def _check_total_table(ctx: _Context, r: GameRecord, v: TableView) -> None:
+    """One TotalScoreTable: internal consistency, then against the event when its boards are here."""
+    ix = v.index
+    cols = {k: ix(*names) for k, names in _TOTAL_ALIASES.items()}
+    names = {k: (v.columns[i] if i is not None else k) for k, i in cols.items()}
+    i_nb = ix("NrBoards")
+    rows = v.rows
+    # Mean* = Total* / NrBoards
+    if i_nb is not None:
+        for mean, total in (
+            ("MeanMP", "TotalMP"),
+            ("MeanPercentage", "TotalPercentage"),
+            ("MeanIMP", "TotalIMP"),
+            ("MeanScore", "TotalScore"),
+        ):
+            i_mean, i_tot = ix(mean), cols[total]
+            if i_mean is None or i_tot is None:
+                continue
+            for n, row in enumerate(rows):
+                m, t, nb = _num(_cell(v, row, i_mean)), _num(_cell(v, row, i_tot)), _num(_cell(v, row, i_nb))
+                if m is None or t is None or nb is None or nb[0] <= 0:
+                    continue
+                exact = t[0] / nb[0]
+                if not agrees(m[0], m[1], exact):
+                    _s608(
+                        ctx,
+                        r,
+                        v,
+                        n,
+                        mean,
+                        _cell(v, row, i_mean),
+                        f"{names[total]} {_cell(v, row, i_tot).strip()} / NrBoards {_cell(v, row, i_nb).strip()}",
+                        fmt_number(exact),
+                    )
+    # a common top per board: Percentage = 100 * MP / (NrBoards * top)
+    i_mp, i_pct = cols["TotalMP"], cols["TotalPercentage"]
+    if i_mp is not None and i_pct is not None and i_nb is not None and len(rows) >= 3:
+        implied: list[tuple[int, Fraction, Fraction, Fraction, int] | None] = []
+        for row in rows:
+            mp, pct, nb = _num(_cell(v, row, i_mp)), _num(_cell(v, row, i_pct)), _num(_cell(v, row, i_nb))
+            if mp is None or pct is None or nb is None or nb[0] <= 0 or pct[0] <= 0:
+                implied.append(None)
+                continue
+            t = 100 * mp[0] / (nb[0] * pct[0])
+            implied.append((round(t), mp[0], nb[0], pct[0], pct[1]))
+        tops = [x[0] for x in implied if x is not None]
+        if tops:
+            common = max(set(tops), key=tops.count)
+            if 2 * tops.count(common) > len(tops) and common > 0:
+                for n, x in enumerate(implied):
+                    if x is None:
+                        continue
+                    _, mp, nb, pct, dec = x
+                    exact = 100 * mp / (nb * common)
+                    if not agrees(pct, dec, exact):
+                        row = rows[n]
+                        _s608(
+                            ctx,
+                            r,
+                            v,
+                            n,
+                            names["TotalPercentage"],
+                            _cell(v, row, i_pct),
+                            f"{names['TotalMP']} {_cell(v, row, i_mp).strip()} over NrBoards "
+                            f"{_cell(v, row, i_nb).strip()} on a top of {common} per board (as the other rows)",
+                            fmt_percent(exact),
+                        )
+    _check_total_ranks(ctx, r, v, cols)
+    _check_total_against_event(ctx, r, v, cols, i_nb)
+
+
+def _check_total_ranks(ctx: _Context, r: GameRecord, v: TableView, cols: dict[str, int | None]) -> None:
+    """Rank = 1 + the rows with a better value in the sorted column (the first with a ``+``/``-``
+    marker other than Rank, else the percentage, MP, IMP or score column, descending)."""
+    i_rank = v.index("Rank")
+    if i_rank is None:
+        return
+    key_i, descending = None, True
+    for i, (c, s) in enumerate(zip(v.columns, v.sort)):
+        if s is not None and c.lower() != "rank":
+            key_i, descending = i, s == "+"
+            break
+    if key_i is None:
+        key_i = next(
+            (cols[k] for k in ("TotalPercentage", "TotalMP", "TotalIMP", "TotalScore") if cols[k] is not None), None
+        )
+    if key_i is None:
+        return
+    values = [_num(_cell(v, row, key_i)) for row in v.rows]
+    i_m = v.index("Multiplicity")
+    mult = [(_num(_cell(v, row, i_m)) if i_m is not None else None) for row in v.rows]
+    weights = [int(m[0]) if m is not None and m[0] >= 1 else 1 for m in mult]
+    for n, row in enumerate(v.rows):
+        rk = _rank(_cell(v, row, i_rank))
+        x = values[n]
+        if rk is None or x is None:
+            continue
+        better = sum(
+            w for y, w in zip(values, weights) if y is not None and ((y[0] > x[0]) if descending else (y[0] < x[0]))
+        )
+        if rk != better + 1:
+            _s608(
+                ctx,
+                r,
+                v,
+                n,
+                "Rank",
+                _cell(v, row, i_rank),
+                f"the order of {v.columns[key_i]} {_cell(v, row, key_i).strip()}",
+                str(better + 1),
+            )
+
+
+def _check_total_against_event(
+    ctx: _Context, r: GameRecord, v: TableView, cols: dict[str, int | None], i_nb: int | None
+) -> None:
+    """NrBoards, TotalMP, TotalPercentage, TotalIMP of pairs whose boards are in the input."""
+    recs = [x for x in ctx.recs if x.event == r.event]
+    trs = [t for t in travellers(recs) if t.size > 1]
+    if not trs:
+        return
+    f = scoring_fields(r.scoring)
+    methods: list[Method] = []
+    if cols["TotalMP"] is not None or cols["TotalPercentage"] is not None:
+        methods += [Method.MP] if "MP2" in f else [Method.MP2] if "MP1" in f else [Method.MP2, Method.MP]
+    if cols["TotalIMP"] is not None:
+        if any(x.startswith("BUTLER") for x in f):
+            methods.append(Method.BUTLER)
+        elif any(x.startswith("CROSS") for x in f):
+            methods.append(Method.CROSS_IMP)
+    if not methods and i_nb is None:
+        return
+    totals: dict[Method, dict[str, tuple[Fraction, Fraction | None, Fraction | None, int]]] = {}
+    for m in methods or [Method.MP]:
+        _, rankings, _ = score_pairs(trs, m, neuberg=True)
+        t: dict[str, tuple[Fraction, Fraction | None, Fraction | None, int]] = {}
+        for rk in rankings:
+            for row in rk.rows:
+                t[row.name] = (row.total, row.top, row.pct, row.boards)
+        totals[m] = t
+    i_pid, i_names = v.index("PairId"), v.index("Names")
+    for n, row in enumerate(v.rows):
+        pid = _cell(v, row, i_pid).strip().strip('"') if i_pid is not None else ""
+        nm = _cell(v, row, i_names).strip().strip('"') if i_names is not None else ""
+        label = " - ".join(p.strip() for p in nm.split(";") if p.strip())
+        found = {m: t.get(pid) or t.get(label) for m, t in totals.items()}
+        anyf = next((x for x in found.values() if x is not None), None)
+        if anyf is None:
+            continue
+        if i_nb is not None:
+            nb = _num(_cell(v, row, i_nb))
+            if nb is not None and nb[0] != anyf[3]:
+                _s608(ctx, r, v, n, "NrBoards", _cell(v, row, i_nb), "the pair's results in the file", str(anyf[3]))
+        for col, k, fmt in (
+            ("TotalMP", 0, fmt_number),
+            ("TotalPercentage", 2, fmt_percent),
+            ("TotalIMP", 0, fmt_number),
+        ):
+            i = cols[col]
+            c = _num(_cell(v, row, i)) if i is not None else None
+            if c is None:
+                continue
+            ms = [m for m in found if (m in (Method.MP, Method.MP2)) == (col != "TotalIMP")]
+            options = [found[m][k] for m in ms if found[m] is not None and found[m][k] is not None]
+            if not options or any(agrees(c[0], c[1], o) for o in options):
+                continue
+            _s608(
+                ctx,
+                r,
+                v,
+                n,
+                v.columns[i],
+                _cell(v, row, i),
+                f"the pair's {anyf[3]} board{'s' if anyf[3] != 1 else ''} in the file",
+                fmt(options[0]),
+            )

@@ -1,0 +1,207 @@
+"""``handrec score`` and the event checks of ``handrec validate``, end to end (typer's CliRunner)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from handrec.cli import app
+
+runner = CliRunner()
+
+DEAL1 = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+DEAL2 = "N:AKQJ.5432.AKQ.AK T98.T98.JT9.8765 76.76.876.QJT943 5432.AKQJ.5432.2"
+
+
+def game(board: int, pair: int, contract: str, declarer: str, result: int, **tags: str) -> str:
+    deal, dealer, vul = (DEAL1, "N", "None") if board == 1 else (DEAL2, "E", "NS")
+    lines = [
+        '[Event "Club"]',
+        f'[Board "{board}"]',
+        f'[Dealer "{dealer}"]',
+        f'[Vulnerable "{vul}"]',
+        f'[Deal "{deal}"]',
+        f'[PairNS "{pair}"]',
+        f'[PairEW "{pair + 10}"]',
+        f'[Contract "{contract}"]',
+        f'[Declarer "{declarer}"]',
+        f'[Result "{result}"]',
+    ]
+    lines += [f'[{k} "{v}"]' for k, v in tags.items()]
+    return "\n".join(lines) + "\n"
+
+
+CLUB = "\n".join(
+    [
+        game(1, 1, "4S", "N", 10),
+        game(1, 2, "4S", "N", 11),
+        game(1, 3, "3NT", "S", 9),
+        game(1, 4, "4S", "N", 9),
+        game(2, 1, "3NT", "N", 9),
+        game(2, 2, "6NT", "N", 12),
+        game(2, 3, "3NT", "N", 10),
+    ]
+)
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Path:
+    f = tmp_path / "club.pbn"
+    f.write_text(CLUB)
+    return f
+
+
+def run(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_score_matchpoints_text(club: Path) -> None:
+    r = run("score", club)
+    assert r.exit_code == 0, r.output
+    assert r.stdout == (
+        "Club: matchpoints, 1 / 0.5 scale (top = n - 1)\n"
+        "\n"
+        "Board 1: 4 results, top 3\n"
+        "NS  EW  Contract  By  Tricks  Score NS  MP NS  MP EW    % NS    % EW\n"
+        "1   11  4S        N       10       420      2      1   66.67   33.33\n"
+        "2   12  4S        N       11       450      3      0  100.00    0.00\n"
+        "3   13  3NT       S        9       400      1      2   33.33   66.67\n"
+        "4   14  4S        N        9       -50      0      3    0.00  100.00\n"
+        "\n"
+        "Board 2: 3 results, top 3 (scored as 4 results)\n"
+        "NS  EW  Contract  By  Tricks  Score NS  MP NS  MP EW   % NS   % EW\n"
+        "1   11  3NT       N        9       600   0.17   2.83   5.56  94.44\n"
+        "2   12  6NT       N       12      1440   2.83   0.17  94.44   5.56\n"
+        "3   13  3NT       N       10       630    1.5    1.5  50.00  50.00\n"
+        "\n"
+        "Ranking NS\n"
+        "Rank  Pair  Boards    MP  Top      %\n"
+        "1     2          2  5.83    6  97.22\n"
+        "2     3          2   2.5    6  41.67\n"
+        "3     1          2  2.17    6  36.11\n"
+        "4     4          1     0    3   0.00\n"
+        "\n"
+        "Ranking EW\n"
+        "Rank  Pair  Boards    MP  Top       %\n"
+        "1     14         1     3    3  100.00\n"
+        "2     11         2  3.83    6   63.89\n"
+        "3     13         2   3.5    6   58.33\n"
+        "4     12         2  0.17    6    2.78\n"
+        "\n"
+        "note: board 2: 3 results scored on the top of 4 (Neuberg)\n"
+    )
+
+
+def test_score_mp2_csv_without_neuberg(club: Path) -> None:
+    r = run("score", club, "--method", "mp2", "--no-neuberg", "--format", "csv")
+    assert r.exit_code == 0, r.output
+    travellers, rankings = r.stdout.split("\n\n")
+    rows = list(csv.DictReader(io.StringIO(travellers)))
+    assert [(x["board"], x["top"], x["mp_ns"], x["pct_ns"]) for x in rows] == [
+        ("1", "6", "4", "66.67"),
+        ("1", "6", "6", "100.00"),
+        ("1", "6", "2", "33.33"),
+        ("1", "6", "0", "0.00"),
+        ("2", "4", "0", "0.00"),
+        ("2", "4", "4", "100.00"),
+        ("2", "4", "2", "50.00"),
+    ]
+    ranks = list(csv.DictReader(io.StringIO(rankings)))
+    assert [(x["ranking"], x["rank"], x["name"], x["pct"]) for x in ranks[:3]] == [
+        ("NS", "1", "2", "100.00"),
+        ("NS", "2=", "1", "40.00"),
+        ("NS", "2=", "3", "40.00"),
+    ]
+
+
+def test_score_json_butler_and_cross(club: Path) -> None:
+    doc = json.loads(run("score", club, "-m", "butler", "-f", "json").stdout)
+    (ev,) = doc["events"]
+    b1 = ev["travellers"][0]
+    assert doc["method"] == "butler" and b1["datum"] == 410  # (420 + 400) / 2
+    assert [e["imp_ns"] for e in b1["entries"]] == [0, 1, 0, -10]
+    doc = json.loads(run("score", club, "-m", "cross-imp", "-f", "json").stdout)
+    e = doc["events"][0]["travellers"][0]["entries"][0]
+    assert (e["ximp_total_ns"], e["ximp_ns"]) == (10, 3.33)  # 420: -1 v 450, +1 v 400, +10 v -50
+
+
+def test_score_teams(tmp_path: Path) -> None:
+    f = tmp_path / "match.pbn"
+    f.write_text(
+        game(1, 1, "5H", "S", 10, Room="Open", HomeTeam="Germany", VisitTeam="Austria")
+        + "\n"
+        + game(1, 2, "4H", "N", 10, Room="Closed", HomeTeam="Germany", VisitTeam="Austria")
+    )
+    r = run("score", f, "-m", "imp")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[2:] == [
+        "Match              Board  Open NS  Closed NS  Diff  IMPs home  IMPs visit",
+        "Germany v Austria  1          -50        420  -470          0          10",
+        "",
+        "Ranking teams",
+        "Rank  Team     Boards  IMPs won  IMPs lost  Net",
+        "1     Austria       1        10          0   10",
+        "2     Germany       1         0         10  -10",
+    ]
+
+
+def test_score_rubber(tmp_path: Path) -> None:
+    f = tmp_path / "rubber.pbn"
+    deals = [("2H", "N", 9), ("1NT", "E", 7), ("2S", "N", 8), ("4SX", "N", 8), ("4H", "E", 10), ("3NT", "N", 10)]
+    f.write_text(
+        "\n".join(
+            f'[Board "{n}"]\n[Contract "{c}"]\n[Declarer "{d}"]\n[Result "{t}"]\n'
+            for n, (c, d, t) in enumerate(deals, 1)
+        )
+    )
+    r = run("score", f, "--method", "rubber")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"{f}: rubber bridge"
+    assert "      780 |       660  total" in lines  # bridge-rules.md §5.14 without the honors (no deal given)
+    assert "We win the rubber by 120 (games We 2, They 1)." in lines
+    assert lines[-4:] == [
+        "Totals",
+        "Rank  Side  Deals  Points",
+        "1     NS        6     780",
+        "2     EW        6     660",
+    ]
+    doc = json.loads(run("score", f, "-m", "chicago", "-f", "json").stdout)
+    assert doc["events"][0]["totals"] == {"ns": 1080, "ew": 960}  # 90 + 560 + 430; 40 + 500 + 420
+
+
+def test_score_missing_input_exits_2(tmp_path: Path) -> None:
+    r = run("score", tmp_path / "nope.pbn")
+    assert r.exit_code == 2
+
+
+def test_score_bad_method(club: Path) -> None:
+    assert run("score", club, "--method", "vp").exit_code == 2
+
+
+def test_validate_reports_claimed_figures(tmp_path: Path) -> None:
+    f = tmp_path / "claims.pbn"
+    f.write_text(
+        "\n".join(
+            [
+                game(1, 1, "4S", "N", 10, ScoreMP="NS 4", ScorePercentage="NS 66.67"),
+                game(1, 2, "4S", "N", 11, ScoreMP="NS 6"),
+                game(1, 3, "3NT", "S", 9, ScoreMP="NS 2", ScoreIMP="NS 1"),
+                game(1, 4, "4S", "N", 9, ScoreMP="NS 1", ScorePercentage="NS 0"),
+            ]
+        )
+    )
+    r = run("validate", f)
+    assert r.exit_code == 1
+    assert r.stdout.splitlines() == [
+        f"{f}:49:1: S603 error: ScoreMP NS 1 but the 4 results of board 1 on the 2/1 scale gives NS 0",
+        "1 files, 4 boards, 1 errors, 0 warnings",
+    ]
+    r = run("validate", "--format", "json", f)
+    (d,) = json.loads(r.stdout)["diagnostics"]
+    assert (d["code"], d["line"], d["board"]) == ("S603", 49, 3)
