@@ -3,10 +3,12 @@
 :func:`connect` opens an in-memory DuckDB database with one view per
 Parquet table of the dataset (``boards``, ``calls``, ``plays``,
 ``diagnostics``, ``files``), registers handrec's scoring functions, and then
-locks the connection down: external access is disabled and only the
-dataset folder may be read, so a query cannot read or write other files
-(``COPY ... TO``, ``read_csv('/etc/passwd')`` fail with a permission
-error).  Pass ``allow_external=True`` to lift that.
+locks the connection down: the tables are scanned through pyarrow, so
+DuckDB is given no file access at all (external access disabled): a query
+can neither read other files nor write anywhere, the dataset folder
+included (``COPY ... TO``, ``read_csv('/etc/passwd')``, ``INSTALL``,
+``ATTACH`` fail with a permission error).  Pass ``allow_external=True`` to
+lift that.
 """
 
 from __future__ import annotations
@@ -122,17 +124,18 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
         "bridge_score", _bridge_score, [VARCHAR, VARCHAR, VARCHAR, BIGINT], INTEGER, null_handling="special"
     )
     con.create_function("imps", _imps, [DOUBLE], INTEGER, null_handling="special")
+    import pyarrow.dataset as ds
+
     for name in SCHEMAS:
         f = root / f"{name}.parquet"
         if f.is_file():
-            path = str(f).replace("'", "''")
-            con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{path}')")
+            # pyarrow reads the files, so DuckDB itself needs no file access at all
+            # (projection and filters are still pushed down into the Arrow scan)
+            con.register(name, ds.dataset(str(f), format="parquet"))
     if (root / "boards.parquet").is_file():
         con.execute(_TRAVELLERS)
         con.execute(_RANKINGS)
     if not allow_external:
-        root_sql = str(root).replace("'", "''")
-        con.execute(f"SET allowed_directories=['{root_sql}']")
         con.execute("SET enable_external_access=false")
         con.execute("SET lock_configuration=true")
     return con

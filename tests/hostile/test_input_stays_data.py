@@ -132,11 +132,6 @@ def test_query_with_allow_external_can_read_elsewhere(dataset: Path, tmp_path: P
     assert r.stdout.splitlines() == ["n", "1"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="query: allowed_directories lets COPY TO write inside the dataset folder (even over boards.parquet); "
-    "owner fixing",
-)
 def test_query_cannot_write_into_the_dataset(dataset: Path, tmp_path: Path) -> None:
     ds = tmp_path / "ds"
     ds.mkdir()
