@@ -490,6 +490,7 @@ class _Parts:
     card_spans: list[Span] = field(default_factory=list)
     claim: int | None = None
     claim_last: bool = False  # the claim is the last action (what an `up` takes back first)
+    after_claim: list[Span] = field(default_factory=list)  # cards given after the claim (P404)
     names: list[str] | None = None  # pn (or pw) of this record, S,W,N,E[,S,W,N,E...]
     names_span: Span | None = None
     names_kind: str | None = None  # "pn" or "pw"
@@ -584,6 +585,11 @@ class _LinTransformer(Transformer):
                     span = _span_at(line, col + at)
             else:
                 span = Span(line, col + at)
+            if kind == _PC and p.claim is not None:
+                # Law 68: a claim ends the play; a card after it is reported, not played
+                p.after_claim.append(span)
+                claim_last = False
+                continue
             if kind == _PC:
                 card = card_text.get(v)
                 if card is None:
@@ -943,6 +949,8 @@ def _select_names(names: list[str], room: str | None, block: int | None) -> list
 def _board(p: _Parts, h: _Header, origin: Origin) -> Board:
     """Combine one record's parts with the header into a Board (§8, §9)."""
     problems = p.problems
+    if p.after_claim:
+        problems.append(("P404", p.after_claim[0], {"count": len(p.after_claim)}))
     index = origin.index
 
     number = p.qx_number

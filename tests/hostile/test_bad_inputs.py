@@ -254,14 +254,10 @@ CASES = [
         "claim.lin",
         _lin("mc|6|", "mc|6|pc|HA|"),
         [
-            "{f}:1:241: P404 error: 1 cards played after the last trick or claim",
+            "{f}:1:235: P404 error: 1 cards played after the last trick or claim",
             "1 files, 1 boards, 1 errors, 0 warnings",
         ],
         1,
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="parser: a LIN card after mc is read as played before the claim (no diagnostic); owner fixing",
-        ),
         id="play after a claim (LIN)",
     ),
     (
