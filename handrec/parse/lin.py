@@ -901,6 +901,21 @@ def _read_header(p: _Parts, path: str, file_diagnostics: list[Diagnostic]) -> _H
     """Header values from the pairs before the first record; bad ``vg`` and
     ``rs`` values go to ``file_diagnostics`` (T101, file positions)."""
     h = _Header(names=p.names, boards=p.bn or [], extra=list(p.extra))
+    if p.calls or p.cards or p.claim is not None or p.vulnerable is not None or p.deal is not None:
+        # lin.md §8: pairs before the first qx are the header; record pairs there belong to no board
+        spans = [c.span for c in p.calls if c.span is not None] + [x for x in p.card_spans if x is not None]
+        if p.sv_span is not None:
+            spans.append(p.sv_span)
+        first = min(spans, key=lambda x: (x.line, x.column)) if spans else None
+        file_diagnostics.append(
+            make(
+                "F003",
+                None,
+                first,
+                path=path,
+                detail="record pairs (sv, mb, pc, mc) before the first qx belong to no board and are not read",
+            )
+        )
     if p.vg is not None:
         f = [x.strip() for x in p.vg]
         if len(f) != 9:

@@ -15,7 +15,6 @@ import pytest
 
 from .fuzzing import (
     CORPUS_DIR,
-    FuzzFailure,
     Mutant,
     Sample,
     board_ranges,
@@ -86,17 +85,9 @@ def test_a_lin_record_inside_an_optimum_result_table_is_flagged() -> None:
     assert "T124" in {d.code for d in r.diagnostics if d.line == 65}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=FuzzFailure,
-    reason="parser: LIN record pairs (sv, mb, pc...) before the first qx are taken as the header and dropped "
-    "without a diagnostic; owner fixing",
-)
 def test_lin_calls_before_the_first_qx_are_not_dropped_silently(monkeypatch) -> None:
     """Found damaged from the corpus (a vugraph file whose ``qx|o1|...|md|`` was cut): the calls before the
     first ``qx`` vanish.  Minimal form: an auction, then a ``qx`` record."""
-    from . import fuzzing
 
-    monkeypatch.setattr(fuzzing, "_known_lin_header_drop", lambda *a: False)  # the fuzzers skip it; not here
     data = b"sv|o|mb|1S|mb|p|mb|p|mb|p|\nqx|o1|md|3SJT9H982DQ532CQ83,SQ432HKJ76D64CJT4,S65HA53DJT7CAK762,|\n"
     check(data, "x.lin", [(0, 27)])
