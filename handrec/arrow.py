@@ -33,7 +33,7 @@ from handrec.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row"]
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 _ERROR, _WARNING = Severity.ERROR, Severity.WARNING
 
@@ -114,6 +114,16 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("code", _str),
             ("severity", _str),
             ("message", _str),
+        ]
+    ),
+    "tables": pa.schema(
+        [
+            ("board_id", _i64),
+            ("source_file", _str),
+            ("table_name", _str),
+            ("row", _i32),
+            ("column", _str),
+            ("value", _str),
         ]
     ),
     "files": pa.schema(
@@ -335,7 +345,25 @@ class TableBuffers:
             self._add_plays(bid, path, tricks)
         for d in a.diagnostics:
             self.add_diagnostic(d, bid)
+        if b.tables:
+            self._add_tables(bid, path, b.tables)
         return bid
+
+    def _add_tables(self, bid: int, path: str, tables: tuple) -> None:
+        """PBN supplemental tables (ScoreTable, OptimumResultTable ...), one row per element:
+        the table's name, the row number (0-based), the column name (``#n`` past the
+        header, or for an unknown section) and the element as written (PBN 2.1 §5)."""
+        cols = self.rows["tables"]
+        for t in tables:
+            names = [c.name for c in t.columns]
+            for r, row in enumerate(t.rows):
+                n = len(row)
+                cols["board_id"].extend([bid] * n)
+                cols["source_file"].extend([path] * n)
+                cols["table_name"].extend([t.name] * n)
+                cols["row"].extend([r] * n)
+                cols["column"].extend(names[c] if c < len(names) else f"#{c + 1}" for c in range(n))
+                cols["value"].extend(row)
 
     def _add_plays(self, bid: int, path: str, tricks: tuple[Trick, ...]) -> None:
         cards = [c for t in tricks for c in t.cards]
@@ -437,4 +465,6 @@ def to_arrow(boards: Iterable[Board]) -> dict[str, pa.Table]:
     buf = TableBuffers()
     for b in boards:
         buf.add(analyse(b))
-    return {name: pa.Table.from_batches([buf.take(name)]) for name in ("boards", "calls", "plays", "diagnostics")}
+    return {
+        name: pa.Table.from_batches([buf.take(name)]) for name in ("boards", "calls", "plays", "diagnostics", "tables")
+    }

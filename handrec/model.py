@@ -446,7 +446,8 @@ class Deal:
 
 
 class Vulnerability(enum.IntEnum):
-    """Which sides are vulnerable.  ``str()`` gives the PBN export spelling.
+    """Which sides are vulnerable.  ``str()`` gives None, NS, EW or Both (the
+    spelling of handrec's tables; the PBN writer writes ``All`` for Both, PBN 2.1 §3.4.10).
 
     >>> Vulnerability.parse("All"), Vulnerability.parse("love")
     (Vulnerability.BOTH, Vulnerability.NONE)

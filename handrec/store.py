@@ -123,13 +123,14 @@ DICTIONARY_COLUMNS: dict[str, list[str]] = {
     "calls": ["source_file", "seat", "call", "annotation"],
     "plays": ["source_file", "seat", "card", "winner"],
     "diagnostics": ["source_file", "code", "severity", "message"],
+    "tables": ["source_file", "table_name", "column"],
     "files": ["format", "status"],
 }
 
 _MANIFEST = "manifest.jsonl"
 _MANIFEST_FORMAT = 1
 #: Tables whose rows belong to inputs (``files`` is built from the inputs' summaries).
-_ROW_TABLES = ("boards", "calls", "plays", "diagnostics")
+_ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "tables")
 _OLD = "<dataset>"  # the source name of rows reused from the existing dataset
 _MAX_TASK_INPUTS = 256
 _SKIP_CODES = frozenset({"F008", "F009", "F010"})

@@ -30,7 +30,7 @@ from handrec.lin import dump as lin_dump
 from handrec.pbn import dump as pbn_dump
 from handrec.store import WORK_DIR, convert
 
-TABLES = ("boards", "calls", "plays", "diagnostics", "files")
+TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
 ROUNDS = 20
 
 #: Reads "OUT JOBS" lines; for each, forks a conversion of IN into OUT and prints its pid, then "done".

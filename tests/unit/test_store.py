@@ -24,7 +24,7 @@ from handrec.lin import dump as lin_dump
 from handrec.pbn import dump as pbn_dump
 from handrec.store import WORK_DIR, convert
 
-TABLES = ("boards", "calls", "plays", "diagnostics", "files")
+TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
 
 
 def _write(path: Path, n: int, seed: int) -> Path:
