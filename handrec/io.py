@@ -706,6 +706,31 @@ class _ArchiveBudget:
         return None, False
 
 
+def _screen(
+    display: str, name: str, kind: str | None, size: int, budget: _ArchiveBudget
+) -> tuple[Diagnostic | None, str]:
+    """The policy checks every archive member goes through (zip and tar alike).
+
+    Returns a diagnostic (or ``None``) and what to do: ``"read"`` the member,
+    ``"skip"`` it, or ``"stop"`` reading the archive.  In order: an absolute
+    path or ``..`` is refused (F008); hidden entries are skipped quietly;
+    links, devices and FIFOs are skipped (F009, ``kind`` names them); a member
+    over the size budget is skipped, or stops the archive (F010).
+    """
+    why = _unsafe(name)
+    if why is not None:
+        return make("F008", None, None, path=f"{display}!{name}", member=name, reason=why), "skip"
+    if _hidden(name):
+        return None, "skip"
+    shown = f"{display}!{_member_name(name)}"
+    if kind is not None:
+        return make("F009", None, None, path=shown, member=name, reason=kind), "skip"
+    d, stop = budget.check(shown, display, size)
+    if d is not None:
+        return d, "stop" if stop else "skip"
+    return None, "read"
+
+
 def _zip_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diagnostic]:
     try:
         zf = _zipfile(str(p))
@@ -718,23 +743,14 @@ def _zip_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diag
         if info.is_dir():
             continue
         name = info.filename
-        shown = f"{display}!{_member_name(name)}"
-        why = _unsafe(name)
-        if why is not None:
-            yield make("F008", None, None, path=f"{display}!{name}", member=name, reason=why)
-            continue
-        if _hidden(name):
-            continue
-        kind = _zip_kind(info)
-        if kind is not None:
-            yield make("F009", None, None, path=shown, member=name, reason=kind)
-            continue
-        d, stop = budget.check(shown, display, info.file_size)
+        d, action = _screen(display, name, _zip_kind(info), info.file_size, budget)
         if d is not None:
             yield d
-            if stop:
-                return
+        if action == "stop":
+            return
+        if action == "skip":
             continue
+        shown = f"{display}!{_member_name(name)}"
         try:
             with zf.open(info) as m:
                 head = m.read(SNIFF_BYTES)
@@ -776,23 +792,14 @@ def _tar_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diag
                 if info.isdir():
                     continue
                 name = info.name
-                shown = f"{display}!{_member_name(name)}"
-                why = _unsafe(name)
-                if why is not None:
-                    yield make("F008", None, None, path=f"{display}!{name}", member=name, reason=why)
-                    continue
-                if _hidden(name):
-                    continue
-                kind = _tar_kind(info)
-                if kind is not None:
-                    yield make("F009", None, None, path=shown, member=name, reason=kind)
-                    continue
-                d, stop = budget.check(shown, display, info.size)
+                d, action = _screen(display, name, _tar_kind(info), info.size, budget)
                 if d is not None:
                     yield d
-                    if stop:
-                        return
+                if action == "stop":
+                    return
+                if action == "skip":
                     continue
+                shown = f"{display}!{_member_name(name)}"
                 try:
                     f = tf.extractfile(info)
                     assert f is not None
