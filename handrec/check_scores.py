@@ -575,8 +575,9 @@ def _subset(small: list[Entry], big: list[Entry]) -> bool:
     return True
 
 
-def _s607(
+def _row_fault(
     ctx: _Context,
+    code: str,
     r: GameRecord,
     v: TableView,
     i: int,
@@ -586,9 +587,10 @@ def _s607(
     expected: str,
     note: str = "",
 ) -> None:
+    """S607 (a ScoreTable row) or S608 (a TotalScoreTable row): a claimed element that disagrees."""
     ctx.out.append(
         make(
-            "S607",
+            code,
             r.origin,
             v.row_span(i),
             row=i + 1,
@@ -616,8 +618,9 @@ def _check_score_table(ctx: _Context, r: GameRecord, v: TableView, es: list[Entr
         computed = row_score(contract, decl, tricks, r.vulnerable)
         ns_value = sns[0] if sns is not None and not sns[2] else None
         if ns_value is not None and computed is not None and ns_value != computed:
-            _s607(
+            _row_fault(
                 ctx,
+                "S607",
                 r,
                 v,
                 n,
@@ -628,7 +631,7 @@ def _check_score_table(ctx: _Context, r: GameRecord, v: TableView, es: list[Entr
             )
         ref_ns = computed if computed is not None else ns_value
         if sew is not None and not sew[2] and ref_ns is not None and sew[0] != -ref_ns:
-            _s607(ctx, r, v, n, "Score_EW", _cell(v, row, i_sew), "the N-S score", str(-ref_ns))
+            _row_fault(ctx, "S607", r, v, n, "Score_EW", _cell(v, row, i_sew), "the N-S score", str(-ref_ns))
     # --- comparisons with the other results --------------------------------------------------
     trav = Traveller(r.event, r.board, r.deal, tuple(base), "ScoreTable")
     n_all = trav.size
@@ -651,7 +654,9 @@ def _check_score_table(ctx: _Context, r: GameRecord, v: TableView, es: list[Entr
                 continue
             exp = 1 + sum(1 for s in scores if s > e.score_ns)
             if rk != exp:
-                _s607(ctx, r, v, n, "Rank", _cell(v, row, i_rank), f"N-S {e.score_ns} among {what}", str(exp))
+                _row_fault(
+                    ctx, "S607", r, v, n, "Rank", _cell(v, row, i_rank), f"N-S {e.score_ns} among {what}", str(exp)
+                )
     _check_table_mp(ctx, r, v, es, trav, by_score, what)
     _check_table_imps(ctx, r, v, es, trav, what)
 
@@ -732,7 +737,7 @@ def _check_table_mp(
                 alt = 100 * (own / scale.value + Fraction(1, 2)) / n
                 if agrees(c[0], c[1], alt):
                     note = f" (the file's figure is 100 * (MP + 1/2) / n = {fmt_percent(alt)})"
-            _s607(ctx, r, v, n_row, col, cell, detail, shown, note)
+            _row_fault(ctx, "S607", r, v, n_row, col, cell, detail, shown, note)
 
 
 def _check_table_imps(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry], trav: Traveller, what: str) -> None:
@@ -753,7 +758,7 @@ def _check_table_imps(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry
             c = _num(cell)
             if c is None or any(agrees(c[0], c[1], sign * o) for o in options):
                 continue
-            _s607(ctx, r, v, n_row, col, cell, f"{desc} ({what})", fmt_number(sign * options[-1]))
+            _row_fault(ctx, "S607", r, v, n_row, col, cell, f"{desc} ({what})", fmt_number(sign * options[-1]))
 
 
 # --- TotalScoreTable -----------------------------------------------------------------------
@@ -764,32 +769,6 @@ _TOTAL_ALIASES = {
     "TotalIMP": ("TotalIMP", "IMP"),
     "TotalScore": ("TotalScore", "Score"),
 }
-
-
-def _s608(
-    ctx: _Context,
-    r: GameRecord,
-    v: TableView,
-    i: int,
-    column: str,
-    value: str,
-    detail: str,
-    expected: str,
-    note: str = "",
-) -> None:
-    ctx.out.append(
-        make(
-            "S608",
-            r.origin,
-            v.row_span(i),
-            row=i + 1,
-            column=column,
-            value=value.strip(),
-            detail=detail,
-            expected=expected,
-            note=note,
-        )
-    )
 
 
 def _check_total_table(ctx: _Context, r: GameRecord, v: TableView) -> None:
@@ -816,8 +795,9 @@ def _check_total_table(ctx: _Context, r: GameRecord, v: TableView) -> None:
                     continue
                 exact = t[0] / nb[0]
                 if not agrees(m[0], m[1], exact):
-                    _s608(
+                    _row_fault(
                         ctx,
+                        "S608",
                         r,
                         v,
                         n,
@@ -848,8 +828,9 @@ def _check_total_table(ctx: _Context, r: GameRecord, v: TableView) -> None:
                     exact = 100 * mp / (nb * common)
                     if not agrees(pct, dec, exact):
                         row = rows[n]
-                        _s608(
+                        _row_fault(
                             ctx,
+                            "S608",
                             r,
                             v,
                             n,
@@ -893,8 +874,9 @@ def _check_total_ranks(ctx: _Context, r: GameRecord, v: TableView, cols: dict[st
             w for y, w in zip(values, weights) if y is not None and ((y[0] > x[0]) if descending else (y[0] < x[0]))
         )
         if rk != better + 1:
-            _s608(
+            _row_fault(
                 ctx,
+                "S608",
                 r,
                 v,
                 n,
@@ -944,7 +926,17 @@ def _check_total_against_event(
         if i_nb is not None:
             nb = _num(_cell(v, row, i_nb))
             if nb is not None and nb[0] != anyf[3]:
-                _s608(ctx, r, v, n, "NrBoards", _cell(v, row, i_nb), "the pair's results in the file", str(anyf[3]))
+                _row_fault(
+                    ctx,
+                    "S608",
+                    r,
+                    v,
+                    n,
+                    "NrBoards",
+                    _cell(v, row, i_nb),
+                    "the pair's results in the file",
+                    str(anyf[3]),
+                )
         for col, k, fmt in (
             ("TotalMP", 0, fmt_number),
             ("TotalPercentage", 2, fmt_percent),
@@ -958,8 +950,9 @@ def _check_total_against_event(
             options = [found[m][k] for m in ms if found[m] is not None and found[m][k] is not None]
             if not options or any(agrees(c[0], c[1], o) for o in options):
                 continue
-            _s608(
+            _row_fault(
                 ctx,
+                "S608",
                 r,
                 v,
                 n,
