@@ -75,6 +75,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TextIO
 
+from handrec.dd import DD_SEATS, DD_STRAINS, DDError, DDTable
 from handrec.model import (
     Auction,
     Board,
@@ -403,43 +404,24 @@ def _note(v: str) -> Note:
     return Note(int(m.group(1)), m.group(2).strip())
 
 
-_HEX13 = "0123456789abcdefABCDEF"
-#: DoubleDummyTricks order (pbn.md §17): declarers N, S, E, W; strains NT, S, H, D, C.
-_DDT_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
-_DD_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
-
-
-def _tricks_hex(text: str) -> int:
-    n = int(text, 16)
-    if n > 13:
-        raise _bad("hexadecimal tricks 0-d")
-    return n
+def _dd_mapping(table: DDTable) -> dict[tuple[Seat, Strain], int]:
+    return {(seat, strain): table[seat, strain] for seat in DD_SEATS for strain in DD_STRAINS}
 
 
 def _double_dummy(v: str) -> dict[tuple[Seat, Strain], int]:
-    """DoubleDummyTricks (pbn.md §17): 20 hex digits, declarers N S E W, strains NT S H D C."""
-    if len(v) != 20 or any(ch not in _HEX13 for ch in v):
-        raise _bad("20 hexadecimal digits 0-d (declarers N, S, E, W; strains NT, S, H, D, C)")
-    out = {}
-    for i, ch in enumerate(v):
-        out[(_DDT_SEATS[i // 5], _DD_STRAINS[i % 5])] = _tricks_hex(ch)
-    return out
+    """DoubleDummyTricks (pbn.md §17), read by :meth:`handrec.dd.DDTable.parse_hex`."""
+    try:
+        return _dd_mapping(DDTable.parse_hex(v))
+    except DDError:
+        raise _bad("20 hexadecimal digits 0-d (declarers N, S, E, W; strains NT, S, H, D, C)") from None
 
 
 def _ability(v: str) -> dict[tuple[Seat, Strain], int]:
-    """Ability (Big Deal, pbn.md §17): ``N:xxxxx E:xxxxx S:xxxxx W:xxxxx``, strains NT S H D C."""
-    expected = "N:xxxxx E:xxxxx S:xxxxx W:xxxxx (hexadecimal tricks 0-d for NT, S, H, D, C)"
-    parts = v.split()
-    seats = [p[:1] for p in parts]
-    if len(parts) != 4 or sorted(seats) != ["E", "N", "S", "W"]:
-        raise _bad(expected)
-    out = {}
-    for p in parts:
-        if len(p) != 7 or p[1] != ":" or any(ch not in _HEX13 for ch in p[2:]):
-            raise _bad(expected)
-        for k, ch in enumerate(p[2:]):
-            out[(Seat.parse(p[0]), _DD_STRAINS[k])] = _tricks_hex(ch)
-    return out
+    """Ability (Big Deal, pbn.md §17), read by :meth:`handrec.dd.DDTable.parse_ability`."""
+    try:
+        return _dd_mapping(DDTable.parse_ability(v))
+    except DDError:
+        raise _bad("N:xxxxx E:xxxxx S:xxxxx W:xxxxx (hexadecimal tricks 0-d for NT, S, H, D, C)") from None
 
 
 _PAR_RE = re.compile(r"(NS|EW|[NESW]) (Pass|[1-7](?:NT|[CDHSN])(?:XX|X)?(?:=|[+-]\d{1,2}))")
@@ -478,7 +460,7 @@ def _minimax(v: str) -> tuple[int, Strain, str, Seat, int]:
 
 
 def _hex(v: str) -> int:
-    if not v or any(ch not in _HEX13 for ch in v):
+    if not v or any(ch not in "0123456789abcdefABCDEF" for ch in v):
         raise _bad("a hexadecimal number like 1f")
     return int(v, 16)
 
