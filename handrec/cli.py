@@ -93,6 +93,10 @@ def validate(
         str, typer.Option("--max-line-size", help="Longest line read; longer ones are cut there (F013).")
     ] = "1M",
     max_file_size: Annotated[str, typer.Option("--max-file-size", help="Largest plain file read (F010).")] = "4G",
+    max_board_size: Annotated[
+        str,
+        typer.Option("--max-board-size", help="Largest board (PBN game, LIN deal) parsed; larger ones are reported."),
+    ] = "16M",
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
 
@@ -108,7 +112,11 @@ def validate(
     from handrec.validator import analyse
 
     try:
-        limits = Limits(max_line_bytes=parse_size(max_line_size), max_file_bytes=parse_size(max_file_size))
+        limits = Limits(
+            max_line_bytes=parse_size(max_line_size),
+            max_file_bytes=parse_size(max_file_size),
+            max_board_bytes=parse_size(max_board_size),
+        )
     except ValueError as e:
         typer.echo(f"handrec: {e}", err=True)
         raise typer.Exit(2) from None
@@ -208,6 +216,14 @@ def convert(
     max_archive_size: Annotated[
         str, typer.Option("--max-archive-size", help="Largest archive, all members decompressed.")
     ] = "4G",
+    max_file_size: Annotated[str, typer.Option("--max-file-size", help="Largest plain file read (F010).")] = "4G",
+    max_line_size: Annotated[
+        str, typer.Option("--max-line-size", help="Longest line read; longer ones are cut there (F013).")
+    ] = "1M",
+    max_board_size: Annotated[
+        str,
+        typer.Option("--max-board-size", help="Largest board (PBN game, LIN deal) parsed; larger ones are reported."),
+    ] = "16M",
     engine: Annotated[
         Engine, typer.Option("--engine", help="Where the work runs: this machine, or a Dask cluster (handrec[dask]).")
     ] = Engine.local,
@@ -229,7 +245,13 @@ def convert(
     from handrec.store import convert as do_convert
 
     try:
-        limits = Limits(member_bytes=parse_size(max_member_size), archive_bytes=parse_size(max_archive_size))
+        limits = Limits(
+            member_bytes=parse_size(max_member_size),
+            archive_bytes=parse_size(max_archive_size),
+            max_file_bytes=parse_size(max_file_size),
+            max_line_bytes=parse_size(max_line_size),
+            max_board_bytes=parse_size(max_board_size),
+        )
     except ValueError as e:
         typer.echo(f"handrec: {e}", err=True)
         raise typer.Exit(2) from None

@@ -117,7 +117,10 @@ class Limits:
     ``max_file_bytes``: one plain (not compressed) file: a larger one is not
     read (F010);
     ``max_line_bytes``: one line of any input: a longer line is cut at the
-    limit, the rest of it is dropped and never held in memory (F013).
+    limit, the rest of it is dropped and never held in memory (F013);
+    ``max_board_bytes``: the text of one board (a PBN game, a LIN deal),
+    counted in characters as decoded: a larger board is not parsed; it is
+    reported with its position and the reading goes on at the next board.
     """
 
     member_bytes: int = 1 << 30
@@ -125,6 +128,7 @@ class Limits:
     inline_bytes: int = 8 << 20
     max_file_bytes: int = 4 << 30
     max_line_bytes: int = 1 << 20
+    max_board_bytes: int = 16 << 20
 
 
 DEFAULT_LIMITS = Limits()
