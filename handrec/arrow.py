@@ -10,7 +10,7 @@ Tables (one Arrow schema each, :data:`SCHEMAS`):
   including those not read), with the counts that must add up:
   ``boards`` read from it and ``boards_written`` to ``boards`` (equal),
   ``errors``/``warnings`` (its rows in ``diagnostics``), ``status``
-  (``ok``, ``unreadable``, ``skipped``, ``unchanged``), ``sha256`` of its
+  (``ok``, ``unreadable``, ``skipped``, ``unchanged``, ``not_read``), ``sha256`` of its
   bytes (decompressed; null when not read to the end) and ``bytes``.
 
 Rows of one board share ``board_id`` (0-based, in reading order).  The

@@ -231,12 +231,27 @@ def convert(
         str | None,
         typer.Option("--scheduler", help="Dask scheduler address (default: a local cluster of --jobs workers)."),
     ] = None,
+    fail_fast: Annotated[
+        bool, typer.Option("--fail-fast", help="Stop reading after the input with the first error.")
+    ] = False,
+    max_errors: Annotated[
+        int | None,
+        typer.Option(
+            "--max-errors",
+            min=1,
+            help="Stop reading after the input that brings the errors to N (huge archives); "
+            "later inputs are listed in the files table with status not_read.",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Convert PBN and LIN files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
 
-    Tables: boards, calls, plays, diagnostics, files.  Inputs unchanged since
-    DIR was written keep their rows without being read again.
+    Tables: boards, calls, plays, diagnostics, tables, files.  Inputs unchanged
+    since DIR was written keep their rows without being read again.  With
+    `--fail-fast` or `--max-errors N` the dataset holds the inputs up to the
+    one with the first or the N-th error (in input order, whatever --jobs)
+    and the exit status is 1.
     """
     import time
 
@@ -294,6 +309,7 @@ def convert(
             on_progress=on_progress,
             engine=engine.value,
             scheduler=scheduler,
+            max_errors=1 if fail_fast else max_errors,
         )
     except ImportError as e:
         stop()
@@ -315,28 +331,64 @@ def convert(
             f"{summary.errors} errors, {summary.warnings} warnings -> {output}",
             err=True,
         )
-    refused = ("F008", "F009", "F010")
+    refused = ("F008", "F009", "F010", "F014")
     for d in summary.diagnostics:
         if _unreadable(d.code) or d.code in refused:
-            typer.echo(str(d), err=True)
+            typer.echo(_printable(str(d)), err=True)
     bad = summary.unreadable or any(_unreadable(d.code) or d.code in ("F008", "F010") for d in summary.diagnostics)
-    raise typer.Exit(2 if bad else 0)
+    if summary.stopped:
+        why = "--fail-fast" if fail_fast else f"--max-errors {max_errors}"
+        typer.echo(
+            f"handrec: stopped after {summary.errors} error{'s' if summary.errors != 1 else ''} ({why}); "
+            f"{summary.not_read} input{'s' if summary.not_read != 1 else ''} not read "
+            "(status not_read in the files table)",
+            err=True,
+        )
+    raise typer.Exit(2 if bad else 1 if summary.stopped else 0)
 
 
 @app.command()
 def query(
-    dataset: Annotated[Path, typer.Argument(help="A dataset folder written by 'handrec convert'.")],
-    sql: Annotated[str, typer.Argument(help="SQL over the views boards, calls, plays, diagnostics, files.")],
+    args: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="[DIR] SQL",
+            help="A dataset folder written by 'handrec convert' (optional with --db), then SQL over the tables "
+            "boards, calls, plays, diagnostics, tables, files and the views travellers, rankings.",
+            show_default=False,
+        ),
+    ],
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db",
+            help="DuckDB file holding the dataset's tables for repeated queries: built from DIR, rebuilt when DIR "
+            "was converted again; without DIR the query reads this file alone.",
+        ),
+    ] = None,
     format: Annotated[RowFormat, typer.Option("--format", "-f", help="Output format.")] = RowFormat.table,
     allow_external: Annotated[
         bool, typer.Option("--allow-external", help="Let the SQL read or write files outside the dataset.")
     ] = False,
 ) -> None:
-    """Run SQL (DuckDB) over a converted dataset and print the rows."""
-    from handrec.query import QueryError, run
+    """Run SQL (DuckDB) over a converted dataset and print the rows.
 
+    `handrec query DIR SQL` reads the Parquet files; `handrec query DIR SQL
+    --db FILE.duckdb` first copies them into FILE (only when it is missing
+    or older than the dataset), then `handrec query --db FILE.duckdb SQL`
+    answers from FILE alone.  The SQL can read or write no other file
+    unless --allow-external.
+    """
+    from handrec.query import QueryError, materialise, run
+
+    if len(args) > 2 or (len(args) == 1 and db is None):
+        typer.echo("handrec: usage: handrec query DIR SQL [--db FILE] | handrec query --db FILE SQL", err=True)
+        raise typer.Exit(2)
+    dataset, sql = (Path(args[0]), args[1]) if len(args) == 2 else (None, args[0])
     try:
-        cols, rows = run(dataset, sql, allow_external=allow_external)
+        if db is not None and dataset is not None and materialise(dataset, db):
+            typer.echo(f"handrec: {dataset} -> {db}", err=True)
+        cols, rows = run(None if db is not None else dataset, sql, allow_external=allow_external, db=db)
     except QueryError as e:
         typer.echo(f"handrec: {e}", err=True)
         raise typer.Exit(2) from None

@@ -332,6 +332,13 @@ CODES: dict[str, Code] = {
             "PBN 2.1 §5.3 (TotalScoreTable); bridge-rules.md §8.3",
         ),
         _c("S609", W, "bad claimed score", "{tag} value {value!r} cannot be read", "PBN 2.1 §4.2"),
+        _c(
+            "S610",
+            I,
+            "claimed figures not checked",
+            "claimed event figures (ScoreMP, ScoreTable...) not checked: the input has more than {limit} boards",
+            "handrec (convert memory bound)",
+        ),
     ]
 }
 

@@ -147,18 +147,28 @@ def _choose_card(rng: random.Random, ps: PlayState, legal: tuple[Card, ...]) -> 
 
 
 def generate_boards(
-    n: int, seed: int = 1, *, path: str = "<generated>", event: str = "handrec generated"
+    n: int, seed: int = 1, *, path: str = "<generated>", event: str = "handrec generated", tables: int = 1
 ) -> Iterator[Board]:
     """Yield ``n`` random, legal, fully played boards numbered 1..n.
 
     Dealer and vulnerability follow the board number (bridge-rules.md
     §4.11); the tags carry Contract, Declarer, Result and Score consistent
-    with the auction and play.
+    with the auction and play.  With ``tables`` above 1 it is a pairs event:
+    each deal is played at ``tables`` tables in a row (its own auction and
+    play at each, pairs ``N1 - S1`` v ``E1 - W1`` at table 1 and so on), so
+    the ``n`` games have board numbers 1..ceil(n / tables).
     """
+    if tables < 1:
+        raise ValueError(f"tables must be at least 1, not {tables}")
     rng = random.Random(seed)
     names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
-    for number in range(1, n + 1):
-        deal = random_deal(rng)
+    deal = None
+    for game in range(n):
+        number, table = divmod(game, tables)
+        number += 1
+        if tables == 1 or table == 0:
+            deal = random_deal(rng)
+        assert deal is not None
         dealer = dealer_for_board(number)
         vul = vulnerability_for_board(number)
         state = AuctionState(dealer)
@@ -186,7 +196,7 @@ def generate_boards(
             play = Play(contract.declarer.lho, tuple(cards))  # type: ignore[union-attr]
             result = ps.declarer_tricks
             score = score_ns(contract, vul, result)
-        players = rng.sample(names, 4)
+        players = rng.sample(names, 4) if tables == 1 else [f"{c}{table + 1}" for c in "NESW"]
         tags = [
             Tag("Event", event),
             Tag("Site", "Generated"),
@@ -206,7 +216,7 @@ def generate_boards(
             Tag("Score", f"NS {score}"),
         ]
         yield Board(
-            origin=Origin(path, index=number - 1),
+            origin=Origin(path, index=game),
             tags=tuple(tags),
             number=number,
             dealer=dealer,

@@ -2,29 +2,45 @@
 
 :func:`connect` opens an in-memory DuckDB database with one view per
 Parquet table of the dataset (``boards``, ``calls``, ``plays``,
-``diagnostics``, ``files``), registers handrec's scoring functions, and then
+``diagnostics``, ``tables``, ``files``), registers handrec's scoring functions, and then
 locks the connection down: the tables are scanned through pyarrow, so
 DuckDB is given no file access at all (external access disabled): a query
 can neither read other files nor write anywhere, the dataset folder
 included (``COPY ... TO``, ``read_csv('/etc/passwd')``, ``INSTALL``,
 ``ATTACH`` fail with a permission error).  Pass ``allow_external=True`` to
 lift that.
+
+:func:`materialise` copies the dataset's tables into a DuckDB database file
+(``handrec query DIR SQL --db FILE.duckdb``) for repeated queries: native
+DuckDB tables, the ``travellers`` and ``rankings`` views, and a
+``handrec_meta`` table recording the dataset it was built from (folder,
+convert run id, size and modification time of each Parquet file).  It is
+rebuilt -- into a temporary file renamed over the old one -- only when that
+record no longer matches the dataset.  :func:`connect_db` opens such a file
+read-only, registers the SQL functions (they live in no file) and locks it
+down like :func:`connect`.  Both refuse a dataset whose tables come from
+different conversions, or with a table missing (a conversion killed between
+its final renames).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
 
-from handrec.arrow import SCHEMAS
+from handrec import __version__
+from handrec.arrow import SCHEMA_VERSION, SCHEMAS
 from handrec.model import Contract, ModelError, Seat, Vulnerability
 from handrec.scoring.duplicate import score_ns
-from handrec.scoring.imps import imps
+from handrec.scoring.imps import IMP_THRESHOLDS, imps
 
-__all__ = ["connect", "run", "QueryError"]
+__all__ = ["connect", "connect_db", "materialise", "dataset_state", "run", "QueryError"]
 
 
 class QueryError(ValueError):
@@ -50,23 +66,35 @@ def _imps(diff: float | None) -> int | None:
     return None if diff is None else imps(diff)
 
 
+def _imps_sql(d: str) -> str:
+    """The IMPs of the difference ``d`` as an SQL expression (as :func:`handrec.scoring.imps.imps`, vectorised)."""
+    steps = " + ".join(f"CAST(abs({d}) >= {x} AS INTEGER)" for x in IMP_THRESHOLDS)
+    return f"CAST(sign({d}) AS INTEGER) * ({steps})"
+
+
 #: One row per scored game with its board's comparison: matchpoints on the 1/0.5 scale
 #: (``mp_ns``, top = tables - 1) and the 2/1 scale (``mp2_ns``), percentages, and
 #: Butler-style IMPs against the board's average (``imps_vs_avg_ns``).  A board is the
-#: same deal under the same event and board number (bridge-rules.md §8.3).
-_TRAVELLERS = """
+#: same deal under the same event and board number (bridge-rules.md §8.3).  The
+#: comparison is computed once per distinct score of a board (``per_score``), then
+#: joined back to the games: one sort of the (much smaller) distinct scores instead of
+#: three window passes over every game, and the IMP scale in SQL rather than a Python
+#: call per row (benchmarks/bench_query.py).
+_TRAVELLERS = f"""
 CREATE VIEW travellers AS
 WITH scored AS (
     SELECT *, coalesce(event, '') || '|' || coalesce(CAST(board AS VARCHAR), board_label, '') || '|' || deal AS board_key
     FROM boards
     WHERE score_ns IS NOT NULL AND deal IS NOT NULL
+), per_score AS (
+    SELECT board_key, score_ns, count(*) AS n FROM scored GROUP BY board_key, score_ns
 ), compared AS (
-    SELECT *,
-        count(*) OVER (PARTITION BY board_key) AS tables,
-        rank() OVER (PARTITION BY board_key ORDER BY score_ns) - 1 AS beaten_ns,
-        count(*) OVER (PARTITION BY board_key, score_ns) - 1 AS tied_ns,
-        avg(score_ns) OVER (PARTITION BY board_key) AS average_ns
-    FROM scored
+    SELECT board_key, score_ns, n - 1 AS tied_ns,
+        coalesce(sum(n) OVER (PARTITION BY board_key ORDER BY score_ns
+                              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS beaten_ns,
+        sum(n) OVER (PARTITION BY board_key) AS tables,
+        sum(n * score_ns) OVER (PARTITION BY board_key) / sum(n) OVER (PARTITION BY board_key) AS average_ns
+    FROM per_score
 )
 SELECT board_id, source_file, event, board, board_key, room, north, east, south, west,
        contract, declarer, result, score_ns, tables,
@@ -76,19 +104,25 @@ SELECT board_id, source_file, event, board, board_key, room, north, east, south,
        2 * (tables - 1) - (2 * beaten_ns + tied_ns) AS mp2_ew,
        CASE WHEN tables > 1 THEN 100.0 * (beaten_ns + tied_ns / 2.0) / (tables - 1) END AS pct_ns,
        CASE WHEN tables > 1 THEN 100.0 - 100.0 * (beaten_ns + tied_ns / 2.0) / (tables - 1) END AS pct_ew,
-       imps(score_ns - average_ns) AS imps_vs_avg_ns
-FROM compared
+       {_imps_sql("(score_ns - average_ns)")} AS imps_vs_avg_ns
+FROM scored JOIN compared USING (board_key, score_ns)
 """
 
-#: Session ranking of pairs by matchpoint percentage over the boards they played.
+#: Session ranking of pairs by matchpoint percentage over the boards they played
+#: (``travellers`` read once: each game gives a North-South and an East-West row).
 _RANKINGS = """
 CREATE VIEW rankings AS
 WITH per_pair AS (
-    SELECT event, 'NS' AS direction, CASE WHEN north = south THEN north ELSE north || ' - ' || south END AS pair, mp_ns AS mp, tables - 1 AS top
-    FROM travellers WHERE north IS NOT NULL AND south IS NOT NULL AND tables > 1
-    UNION ALL
-    SELECT event, 'EW', CASE WHEN east = west THEN east ELSE east || ' - ' || west END, mp_ew, tables - 1
-    FROM travellers WHERE east IS NOT NULL AND west IS NOT NULL AND tables > 1
+    SELECT event, d.direction,
+           CASE WHEN d.direction = 'NS'
+                THEN CASE WHEN north = south THEN north ELSE north || ' - ' || south END
+                ELSE CASE WHEN east = west THEN east ELSE east || ' - ' || west END END AS pair,
+           CASE WHEN d.direction = 'NS' THEN mp_ns ELSE mp_ew END AS mp,
+           tables - 1 AS top
+    FROM travellers CROSS JOIN (VALUES ('NS'), ('EW')) AS d(direction)
+    WHERE tables > 1
+      AND CASE WHEN d.direction = 'NS' THEN north IS NOT NULL AND south IS NOT NULL
+               ELSE east IS NOT NULL AND west IS NOT NULL END
 )
 SELECT event, direction, pair, count(*) AS boards, sum(mp) AS mp, sum(top) AS top,
        round(100.0 * sum(mp) / sum(top), 2) AS pct,
@@ -96,6 +130,72 @@ SELECT event, direction, pair, count(*) AS boards, sum(mp) AS mp, sum(top) AS to
 FROM per_pair
 GROUP BY event, direction, pair
 """
+
+
+def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]:
+    """The Parquet tables of the dataset in ``root``; refuses a missing dataset or one mixing runs."""
+    if not (root / "boards.parquet").is_file():
+        raise QueryError(f"{shown}: no handrec dataset here (boards.parquet missing); run 'handrec convert' first")
+    files = {name: root / f"{name}.parquet" for name in SCHEMAS if (root / f"{name}.parquet").is_file()}
+    runs: dict[bytes | None, list[str]] = {}
+    versions = set()
+    for name, f in files.items():
+        try:
+            meta = pq.read_schema(f).metadata or {}
+        except (OSError, pa.ArrowException) as e:
+            raise QueryError(f"{f}: not a readable Parquet file ({e})") from None
+        runs.setdefault(meta.get(b"handrec.run"), []).append(name)
+        versions.add(meta.get(b"handrec.schema_version"))
+    missing = [name for name in SCHEMAS if name not in files]
+    if missing and versions == {SCHEMA_VERSION.encode()}:
+        raise QueryError(
+            f"{shown}: incomplete dataset ({', '.join(f'{m}.parquet' for m in missing)} missing), "
+            "probably an interrupted 'handrec convert': run it again on the same inputs"
+        )
+    if len(runs) > 1:
+        parts = "; ".join(f"{', '.join(names)} from run {r.decode() if r else 'unknown'}" for r, names in runs.items())
+        raise QueryError(
+            f"{shown}: the tables come from different conversions ({parts}), "
+            "probably an interrupted 'handrec convert': run it again on the same inputs"
+        )
+    return files
+
+
+def dataset_state(dataset: str | os.PathLike[str]) -> dict[str, Any]:
+    """What identifies a dataset's current contents: folder, run id, versions, size and mtime of each table.
+
+    :raises QueryError: as :func:`connect`.
+    """
+    root = Path(dataset).resolve()
+    files = _check_dataset(root, dataset)
+    meta = pq.read_schema(files["boards"]).metadata or {}
+    tables = {}
+    for name, f in files.items():
+        st = f.stat()
+        tables[name] = [st.st_size, st.st_mtime_ns]
+    return {
+        "dataset": str(root),
+        "run": (meta.get(b"handrec.run") or b"").decode() or None,
+        "schema_version": (meta.get(b"handrec.schema_version") or b"").decode() or None,
+        "handrec_version": __version__,
+        "tables": tables,
+    }
+
+
+def _functions(con: duckdb.DuckDBPyConnection) -> None:
+    from duckdb.sqltypes import BIGINT, DOUBLE, INTEGER, VARCHAR
+
+    con.execute("SET enable_progress_bar=false")  # no bar drawn over the output
+    con.create_function(
+        "bridge_score", _bridge_score, [VARCHAR, VARCHAR, VARCHAR, BIGINT], INTEGER, null_handling="special"
+    )
+    con.create_function("imps", _imps, [DOUBLE], INTEGER, null_handling="special")
+
+
+def _lock(con: duckdb.DuckDBPyConnection, allow_external: bool) -> None:
+    if not allow_external:
+        con.execute("SET enable_external_access=false")
+        con.execute("SET lock_configuration=true")
 
 
 def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) -> duckdb.DuckDBPyConnection:
@@ -112,44 +212,145 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
     ``imps(difference)`` the signed IMPs of a score difference
     (bridge-rules.md §4, §8.1).
 
-    :raises QueryError: when ``dataset`` holds no ``boards.parquet``.
+    :raises QueryError: when ``dataset`` holds no ``boards.parquet``, or
+        tables written by different conversions (an interrupted rename).
     """
     root = Path(dataset).resolve()
-    if not (root / "boards.parquet").is_file():
-        raise QueryError(f"{dataset}: no handrec dataset here (boards.parquet missing); run 'handrec convert' first")
+    files = _check_dataset(root, dataset)
     con = duckdb.connect(":memory:")
-    from duckdb.sqltypes import BIGINT, DOUBLE, INTEGER, VARCHAR
-
-    con.create_function(
-        "bridge_score", _bridge_score, [VARCHAR, VARCHAR, VARCHAR, BIGINT], INTEGER, null_handling="special"
-    )
-    con.create_function("imps", _imps, [DOUBLE], INTEGER, null_handling="special")
+    _functions(con)
     import pyarrow.dataset as ds
 
-    for name in SCHEMAS:
-        f = root / f"{name}.parquet"
-        if f.is_file():
-            # pyarrow reads the files, so DuckDB itself needs no file access at all
-            # (projection and filters are still pushed down into the Arrow scan)
-            con.register(name, ds.dataset(str(f), format="parquet"))
-    if (root / "boards.parquet").is_file():
-        con.execute(_TRAVELLERS)
-        con.execute(_RANKINGS)
-    if not allow_external:
-        con.execute("SET enable_external_access=false")
-        con.execute("SET lock_configuration=true")
+    for name, f in files.items():
+        # pyarrow reads the files, so DuckDB itself needs no file access at all
+        # (projection and filters are still pushed down into the Arrow scan)
+        con.register(name, ds.dataset(str(f), format="parquet"))
+    con.execute(_TRAVELLERS)
+    con.execute(_RANKINGS)
+    _lock(con, allow_external)
+    return con
+
+
+_META = "handrec_meta"
+
+
+def _db_state(db: Path) -> dict[str, Any] | None:
+    """The ``handrec_meta`` record of the database file ``db``; ``None`` when it has none.
+
+    :raises QueryError: when ``db`` is not a DuckDB database.
+    """
+    try:
+        con = duckdb.connect(str(db), read_only=True, config={"enable_external_access": False})
+    except duckdb.Error as e:
+        raise QueryError(f"{db}: not a DuckDB database ({str(e).strip()})") from None
+    try:
+        rows = con.execute(f"SELECT value FROM main.{_META} WHERE key = 'state'").fetchall()
+    except duckdb.Error:
+        return None
+    finally:
+        con.close()
+    return json.loads(rows[0][0]) if rows else None
+
+
+def materialise(dataset: str | os.PathLike[str], db: str | os.PathLike[str]) -> bool:
+    """Copy the dataset's tables into the DuckDB file ``db`` unless it already holds them; ``True`` if (re)built.
+
+    The file gets one table per Parquet table, the ``travellers`` and
+    ``rankings`` views and ``handrec_meta`` (:func:`dataset_state` as JSON).
+    It is written as ``.NAME.tmp`` beside ``db`` and renamed over it, so a
+    reader sees the old file or the new one.  DuckDB has no file access while
+    copying (pyarrow reads the Parquet files).
+
+    :raises QueryError: on a missing or mixed dataset, or when ``db`` exists
+        but is not a file written by this function (it is never overwritten).
+    """
+    db = Path(db)
+    state = dataset_state(dataset)
+    if db.exists():
+        old = _db_state(db)
+        if old is None:
+            raise QueryError(f"{db}: not a handrec query database; refusing to overwrite it")
+        if old == state:
+            return False
+    tmp = db.with_name(f".{db.name}.{os.getpid()}.tmp")
+    for f in (tmp, tmp.with_name(tmp.name + ".wal")):
+        f.unlink(missing_ok=True)
+    import pyarrow.dataset as ds
+
+    try:
+        con = duckdb.connect(str(tmp), config={"enable_external_access": False})
+        try:
+            _functions(con)
+            for name, f in _check_dataset(Path(state["dataset"]), dataset).items():
+                con.register("handrec_source", ds.dataset(str(f), format="parquet"))
+                con.execute(f"CREATE TABLE {name} AS SELECT * FROM handrec_source")
+                con.unregister("handrec_source")
+            con.execute(_TRAVELLERS)
+            con.execute(_RANKINGS)
+            con.execute(f"CREATE TABLE {_META} (key VARCHAR PRIMARY KEY, value VARCHAR)")
+            con.execute(f"INSERT INTO {_META} VALUES ('state', ?)", [json.dumps(state, sort_keys=True)])
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        os.replace(tmp, db)
+    except duckdb.Error as e:
+        raise QueryError(f"{db}: cannot write the database ({str(e).strip()})") from None
+    finally:
+        for f in (tmp, tmp.with_name(tmp.name + ".wal")):
+            f.unlink(missing_ok=True)
+    return True
+
+
+def connect_db(db: str | os.PathLike[str], *, allow_external: bool = False) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to a database file written by :func:`materialise`, locked down as :func:`connect`.
+
+    :raises QueryError: when ``db`` is missing, is not such a file, or was
+        written for another schema version.
+    """
+    db = Path(db)
+    if not db.is_file():
+        raise QueryError(f"{db}: no such database; build it with 'handrec query DIR SQL --db {db}'")
+    state = _db_state(db)
+    if state is None:
+        raise QueryError(f"{db}: not a handrec query database (no {_META} table)")
+    if state.get("schema_version") != SCHEMA_VERSION:
+        raise QueryError(
+            f"{db}: written for dataset schema {state.get('schema_version')}, this handrec reads {SCHEMA_VERSION}; "
+            f"rebuild it with 'handrec query DIR SQL --db {db}'"
+        )
+    config = {} if allow_external else {"enable_external_access": False}
+    try:
+        con = duckdb.connect(str(db), read_only=True, config=config)
+    except duckdb.Error as e:
+        raise QueryError(f"{db}: {str(e).strip()}") from None
+    _functions(con)
+    _lock(con, allow_external)
     return con
 
 
 def run(
-    dataset: str | os.PathLike[str], sql: str, *, allow_external: bool = False
+    dataset: str | os.PathLike[str] | None,
+    sql: str,
+    *,
+    allow_external: bool = False,
+    db: str | os.PathLike[str] | None = None,
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Run one SQL statement over the dataset: ``(column names, rows)``.
+
+    With ``db``: the database file ``db``, first (re)built from ``dataset``
+    by :func:`materialise` when ``dataset`` is given, else used as it is.
 
     :raises QueryError: on a missing dataset or any SQL error (the message
         is DuckDB's).
     """
-    con = connect(dataset, allow_external=allow_external)
+    if db is not None:
+        if dataset is not None:
+            materialise(dataset, db)
+        con = connect_db(db, allow_external=allow_external)
+    elif dataset is None:
+        raise QueryError("a dataset folder or a database file (--db) is needed")
+    else:
+        con = connect(dataset, allow_external=allow_external)
     try:
         cur = con.execute(sql)
         cols = [d[0] for d in cur.description] if cur.description else []

@@ -11,8 +11,9 @@ arguments as given, folders sorted, archive members in archive order; a
 board's rows in file order -- and ``board_id`` counts the boards from 0 in
 that order.  Every input has one ``files`` row with its ``status``: ``ok``,
 ``unreadable`` (F001, F004: could not be read, or not to the end),
-``skipped`` (F008, F009, F010: refused by policy), ``unchanged`` (rows
-reused, see below).  The tables depend only on the inputs (and the
+``skipped`` (F008, F009, F010: refused by policy; F014: a FIFO, device or
+socket in a folder), ``unchanged`` (rows reused, see below), ``not_read``
+(after ``max_errors`` errors, see below).  The tables depend only on the inputs (and the
 handrec version), never on ``jobs``, on an earlier dataset or on an
 interruption -- except ``files.status``, which says ``unchanged`` for
 reused rows.
@@ -31,6 +32,25 @@ path, hash, counts, row ranges).  A tar member too big to hand to a worker (over
 :attr:`handrec.io.Limits.inline_bytes`) is read in the parent, from the
 archive stream.  A single big file is one task (it is not split: PBN tag
 inheritance runs across its games).
+
+**Claimed figures.**  Besides each board's own faults, an input's claimed
+event figures (ScoreMP, ScorePercentage, ScoreIMP, ScoreTable, TotalScoreTable
+...: S603-S609) are checked as ``handrec validate`` checks them
+(:func:`handrec.check_scores.check_event` over the input's boards), and
+land in ``diagnostics`` with the ``board_id`` of the board they are about.
+That needs a small record of every board of the input until its end (about
+600 bytes each), so memory does not grow with one huge input: once an
+input passes :data:`CHECK_BOARDS` boards without any claimed figure, its
+records are dropped and its figures are not checked (an input with claims
+is checked up to :data:`CHECK_BOARDS_WITH_CLAIMS` boards); an input with claims
+that are not checked gets one S610 note in ``diagnostics``.
+
+**Stopping early.**  With ``max_errors`` (``handrec convert --max-errors N``,
+``--fail-fast`` for 1) the conversion stops reading after the input that
+brings the error count to N, counted in input order: the dataset holds the
+inputs up to and including that one, every later input has a ``files``
+row with status ``not_read`` (no rows elsewhere), and the result does not
+depend on ``jobs`` either.
 
 **Work folder and resume.**  ``DIR/.handrec-work/`` holds the parts and
 ``manifest.jsonl``: a header line (manifest format, schema and handrec
@@ -88,12 +108,23 @@ import pyarrow.parquet as pq
 
 from handrec import __version__
 from handrec.arrow import SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
-from handrec.diagnostics import Diagnostic, Severity
+from handrec.check_scores import check_event
+from handrec.diagnostics import Diagnostic, Severity, make
+from handrec.events import GameRecord, record
 from handrec.io import DEFAULT_LIMITS, Input, Limits, close_archives, iter_entries, total_bytes
 from handrec.reader import read_input
 from handrec.validator import analyse
 
-__all__ = ["ConvertSummary", "ConvertProgress", "convert", "ROW_GROUP_ROWS", "DICTIONARY_COLUMNS", "WORK_DIR"]
+__all__ = [
+    "ConvertSummary",
+    "ConvertProgress",
+    "convert",
+    "ROW_GROUP_ROWS",
+    "DICTIONARY_COLUMNS",
+    "WORK_DIR",
+    "CHECK_BOARDS",
+    "CHECK_BOARDS_WITH_CLAIMS",
+]
 
 #: Rows per row group in the final tables.
 ROW_GROUP_ROWS = 128 * 1024
@@ -133,7 +164,12 @@ _MANIFEST_FORMAT = 1
 _ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "tables")
 _OLD = "<dataset>"  # the source name of rows reused from the existing dataset
 _MAX_TASK_INPUTS = 256
-_SKIP_CODES = frozenset({"F008", "F009", "F010"})
+#: Inputs refused by policy (status ``skipped``): archive members (F008-F010), special files in folders (F014).
+_SKIP_CODES = frozenset({"F008", "F009", "F010", "F014"})
+#: Boards of one input recorded for its claimed-figure checks while none of them has a claim.
+CHECK_BOARDS = 20_000
+#: Boards of one input recorded for its claimed-figure checks when it has claims.
+CHECK_BOARDS_WITH_CLAIMS = 200_000
 
 
 @dataclass
@@ -141,8 +177,9 @@ class ConvertSummary:
     """Counts of one conversion.
 
     ``files``: inputs whose rows are in the dataset (status ``ok`` or
-    ``unchanged``); ``unreadable``, ``skipped``, ``unchanged``: inputs by
-    status; ``resumed``: inputs taken from an interrupted run's work folder.
+    ``unchanged``); ``unreadable``, ``skipped``, ``unchanged``, ``not_read``:
+    inputs by status; ``resumed``: inputs taken from an interrupted run's
+    work folder; ``stopped``: ``max_errors`` was reached.
     ``boards``, ``errors``, ``warnings``: totals over the whole dataset
     written.  ``diagnostics``: the file-level faults found in this run (F001,
     F002, F004, F008-F010...).  ``discarded_work``: a leftover work folder was
@@ -157,6 +194,8 @@ class ConvertSummary:
     skipped: int = 0
     unchanged: int = 0
     resumed: int = 0
+    not_read: int = 0
+    stopped: bool = False
     discarded_work: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -299,14 +338,34 @@ def _run_job(job: _Job) -> _JobResult:
             start = {t: rows(t) for t in _ROW_TABLES}
             lo = buf.next_board_id
             n = e = w = 0
+            recs: list[GameRecord] | None = []  # for the claimed figures (see the module doc)
+            claims = False
+            unchecked = 0  # the record limit, once passed
             for board in read_input(inp):
                 a = analyse(board)
                 buf.add(a)
                 n += 1
                 e += a.errors
                 w += a.warnings
+                if recs is not None or not claims:  # past the limit: only look for a first claim
+                    r = record(board, a.replay)
+                    claims = claims or bool(r.claims or r.tables)
+                    if recs is not None:
+                        recs.append(r)
+                        limit = CHECK_BOARDS_WITH_CLAIMS if claims else CHECK_BOARDS
+                        if n >= limit:
+                            recs, unchecked = None, limit
                 if buf.pending_boards >= job.batch_boards:
                     flush()
+            if recs and claims:
+                for d in check_event(recs):
+                    bid = lo + d.board if d.board is not None and 0 <= d.board < n else None
+                    buf.add_diagnostic(d, bid)
+                    e += d.severity is Severity.ERROR
+                    w += d.severity is Severity.WARNING
+            recs = None
+            if unchecked and claims:  # said, not dropped silently
+                buf.add_diagnostic(make("S610", None, None, path=inp.path, limit=unchecked), None)
             for d in inp.diagnostics:
                 buf.add_diagnostic(d, None)
                 e += d.severity is Severity.ERROR
@@ -729,6 +788,7 @@ def convert(
     on_commit: Callable[[int], None] | None = None,
     engine: str = "local",
     scheduler: str | None = None,
+    max_errors: int | None = None,
 ) -> ConvertSummary:
     """Read every PBN/LIN input under ``paths`` and write the Parquet dataset to ``out_dir``.
 
@@ -753,6 +813,11 @@ def convert(
     must be on storage every worker can reach; the rows are identical
     whatever the engine.
 
+    ``max_errors``: stop reading after the input that brings the number of
+    errors (diagnostics of severity error, in input order) to this; later
+    inputs get a ``files`` row with status ``not_read`` and
+    ``summary.stopped`` is set (see the module doc).
+
     :raises OSError: when ``out_dir`` cannot be created or written.
     :raises ValueError: when ``jobs`` is below 1 or ``engine`` is unknown.
     :raises ImportError: for ``engine="dask"`` without ``handrec[dask]``.
@@ -763,6 +828,8 @@ def convert(
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if max_errors is not None and max_errors < 1:
+        raise ValueError(f"max_errors must be at least 1, not {max_errors}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     old = None if force else _OldDataset.open(out)
@@ -799,11 +866,20 @@ def convert(
         assert old is not None
         return old.by_path[d.path]
 
+    def not_read(path: str, fmt: str | None) -> None:
+        order.append(_Done(path, fmt, "not_read", 0, 0, 0))
+        summary.not_read += 1
+
     def commit(inputs: list[Input] | None, part: str | None, result: _JobResult) -> None:
         nonlocal committed
         if part is not None:
             work.commit(part, result.done)
         for d in map(resolve, result.done):
+            if summary.stopped:
+                not_read(d.path, d.format)
+                continue
+            if max_errors is not None and summary.errors + d.errors >= max_errors:
+                summary.stopped = True
             order.append(d)
             summary.boards += d.rows["boards"][1] if d.rows is not None else 0
             summary.errors += d.errors
@@ -815,7 +891,8 @@ def convert(
             summary.skipped += d.status == "skipped"
             progress["files"] += 1
             progress["boards"] += d.rows["boards"][1] if d.rows is not None else 0
-        summary.diagnostics.extend(result.diagnostics)
+        stop = {d.path for d in order[-len(result.done) :] if d.status == "not_read"} if summary.stopped else set()
+        summary.diagnostics.extend(x for x in result.diagnostics if x.path not in stop)
         progress["bytes"] += sum(i.size for i in inputs or ())
         committed += 1
         if on_progress is not None:
@@ -829,6 +906,18 @@ def convert(
         k = {i.path: tuple(sorted(known[i.path])) for i in inputs if i.path in known}
         return _Job(part, str(work.root), inputs, k, batch_boards)
 
+    def drop(tasks: deque[tuple[list[Input] | None, str | None, Future[_JobResult]]]) -> None:
+        """After the stop: the tasks in flight are cancelled (or their results ignored); their inputs not read."""
+        while tasks:
+            inputs_, _, fut = tasks.popleft()
+            fut.cancel()
+            if inputs_ is None:  # an entry not read anyway (a diagnostic)
+                for d in fut.result().done:
+                    not_read(d.path, None)
+            else:
+                for inp in inputs_:
+                    not_read(inp.path, inp.format)
+
     client = None
     if engine == "dask":
         client = _dask_client(jobs, scheduler)
@@ -840,6 +929,13 @@ def convert(
         if on_progress is not None:
             on_progress(ConvertProgress(0, 0, 0, bytes_total))
         for task in _tasks(iter_entries(paths, limits), task_bytes):
+            if summary.stopped:  # list the rest, read nothing
+                if isinstance(task, Diagnostic):
+                    not_read(task.path, None)
+                else:
+                    for inp in task:
+                        not_read(inp.path, inp.format)
+                continue
             if isinstance(task, Diagnostic):
                 d = task
                 status = "skipped" if d.code in _SKIP_CODES else "unreadable"
@@ -856,9 +952,13 @@ def convert(
             while pending and (len(pending) > 2 * jobs or pending[0][2].done()):
                 inputs_, part_, fut = pending.popleft()
                 commit(inputs_, part_, fut.result())
+                if summary.stopped:
+                    drop(pending)
         while pending:
             inputs_, part_, fut = pending.popleft()
             commit(inputs_, part_, fut.result())
+            if summary.stopped:
+                drop(pending)
     finally:
         if client is not None:
             client.close()

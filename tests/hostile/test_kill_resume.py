@@ -28,6 +28,8 @@ from handrec.cli import app
 from handrec.generate import generate_boards
 from handrec.lin import dump as lin_dump
 from handrec.pbn import dump as pbn_dump
+from handrec.query import QueryError
+from handrec.query import run as query
 from handrec.store import WORK_DIR, convert
 
 TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
@@ -167,6 +169,9 @@ def test_kill_at_random_points_then_resume(tmp_path: Path) -> None:
                     # killed between the five renames (microseconds): each file is whole, and the run ids
                     # in their metadata tell the next conversion to read everything again
                     seen["mixed"] += 1
+                    if "boards.parquet" in present:  # and query refuses the mixture
+                        with pytest.raises(QueryError, match="interrupted 'handrec convert'"):
+                            query(out, "select count(*) from boards")
 
             # --resume finishes the job: the rows of a clean run, none twice
             if i % 5 == 4:
@@ -199,3 +204,48 @@ def test_zygote_conversion_equals_in_process(tmp_path: Path) -> None:
         z.close()
     convert([src], tmp_path / "direct", jobs=1)
     assert _same(_tables(tmp_path / "forked"), _tables(tmp_path / "direct"))
+
+
+@pytest.mark.parametrize("had_old", [False, True])
+def test_query_refuses_a_dataset_cut_between_the_renames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, had_old: bool
+) -> None:
+    """The final renames are not one atomic step: a kill after some of them leaves tables of two runs (or
+    some tables missing); ``handrec query`` then refuses (with ``--db`` too) until a conversion mends it."""
+    import handrec.store as store
+
+    src = tmp_path / "in"
+    for i in range(3):
+        _write(src / f"f{i}.pbn", 4 + i, seed=i)
+    out = tmp_path / "ds"
+    if had_old:
+        convert([src], out, jobs=1)
+        _write(src / "f1.pbn", 3, seed=42)
+    real = os.replace
+    calls = {"n": 0}
+
+    def replace(a, b):  # the third final rename "fails", as a kill there would
+        if str(b).endswith(".parquet") and Path(b).parent == out:
+            calls["n"] += 1
+            if calls["n"] == 3:
+                raise KeyboardInterrupt
+        return real(a, b)
+
+    monkeypatch.setattr(store.os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        convert([src], out, jobs=1)
+    monkeypatch.setattr(store.os, "replace", real)
+    present = sorted(p.name for p in out.glob("*.parquet"))
+    assert "boards.parquet" in present
+    why = "different conversions" if had_old else "incomplete dataset"
+    with pytest.raises(QueryError, match=why):
+        query(out, "select count(*) from boards")
+    r = CliRunner().invoke(app, ["query", str(out), "select 1", "--db", str(tmp_path / "q.duckdb")])
+    assert r.exit_code == 2 and why in r.stderr
+    assert not (tmp_path / "q.duckdb").exists()
+    convert([src], out, jobs=1)  # a new conversion reads everything again and mends it
+    clean = tmp_path / "clean"
+    convert([src], clean, jobs=1)
+    assert query(out, "select * from boards order by board_id") == query(
+        clean, "select * from boards order by board_id"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import signal
 import subprocess
@@ -216,3 +217,159 @@ def test_resume_after_sigkill(inputs: Path, tmp_path: Path) -> None:
     _same(_read(out), _read(clean))
     ids = _read(out)["boards"].column("board_id").to_pylist()
     assert ids == list(range(len(ids)))
+
+
+# --- stopping early: --max-errors / --fail-fast -------------------------------------------
+
+
+@pytest.fixture
+def faulty(tmp_path: Path) -> Path:
+    """Six inputs in order a0..a5; a1, a3 and a4 each hold one error (S602), the others none."""
+    root = tmp_path / "faulty"
+    for i in range(6):
+        p = _write(root / f"a{i}.pbn", 5 + i, seed=10 + i)
+        if i in (1, 3, 4):
+            p.write_text(p.read_text().replace('[Score "', '[Score "1', 1), newline="")
+    return root
+
+
+def _status(out: Path) -> list[tuple[str, str, int]]:
+    return [(Path(f["source_file"]).name, f["status"], f["boards"]) for f in _read(out)["files"].to_pylist()]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_max_errors_stops_after_the_nth_error_in_input_order(faulty: Path, tmp_path: Path, jobs: int) -> None:
+    out = tmp_path / "ds"
+    s = convert([faulty], out, jobs=jobs, task_bytes=1, max_errors=2)
+    assert s.stopped and (s.errors, s.files, s.not_read) == (2, 4, 2)
+    assert _status(out) == [
+        ("a0.pbn", "ok", 5),
+        ("a1.pbn", "ok", 6),
+        ("a2.pbn", "ok", 7),
+        ("a3.pbn", "ok", 8),
+        ("a4.pbn", "not_read", 0),
+        ("a5.pbn", "not_read", 0),
+    ]
+    t = _read(out)
+    assert t["boards"].num_rows == 5 + 6 + 7 + 8 == s.boards
+    assert t["boards"].column("board_id").to_pylist() == list(range(26))
+    assert t["diagnostics"].column("code").to_pylist() == ["S602", "S602"]
+    # the same dataset as converting the inputs read, whatever --jobs
+    ref = tmp_path / "ref"
+    convert(sorted(faulty.glob("a[0-3].pbn")), ref, jobs=1)
+    for name in ("boards", "calls", "plays", "diagnostics"):
+        assert t[name].equals(_read(ref)[name]), name
+
+
+def test_max_errors_not_reached_changes_nothing(faulty: Path, tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    s = convert([faulty], a, jobs=2, max_errors=3)  # the third error is in the last input with one
+    assert s.stopped and s.not_read == 1
+    s = convert([faulty], b, jobs=2, max_errors=4)
+    assert not s.stopped and s.not_read == 0 and s.errors == 3
+    with pytest.raises(ValueError):
+        convert([faulty], tmp_path / "c", max_errors=0)
+
+
+def test_cli_fail_fast_and_max_errors(faulty: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    r = runner.invoke(app, ["convert", str(faulty), "-o", str(tmp_path / "ff"), "--fail-fast", "-j", "2"])
+    assert r.exit_code == 1, r.output
+    assert "handrec: stopped after 1 error (--fail-fast); 4 inputs not read (status not_read in the files table)" in (
+        r.stderr
+    )
+    assert [s for _, s, _ in _status(tmp_path / "ff")] == ["ok", "ok"] + ["not_read"] * 4
+    r = runner.invoke(app, ["convert", str(faulty), "-o", str(tmp_path / "m2"), "--max-errors", "2"])
+    assert r.exit_code == 1
+    assert "stopped after 2 errors (--max-errors 2); 2 inputs not read" in r.stderr
+    r = runner.invoke(app, ["convert", str(faulty), "-o", str(tmp_path / "m9"), "--max-errors", "9"])
+    assert r.exit_code == 0 and "stopped" not in r.stderr
+    r = runner.invoke(app, ["convert", str(faulty), "-o", str(tmp_path / "m0"), "--max-errors", "0"])
+    assert r.exit_code == 2
+
+
+# --- special files, claimed figures -----------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_a_folder_is_skipped_not_unreadable(inputs: Path, tmp_path: Path) -> None:
+    os.mkfifo(inputs / "d0" / "pipe.pbn")
+    out = tmp_path / "ds"
+    s = convert([inputs], out, jobs=2)
+    assert (s.skipped, s.unreadable) == (1, 0)
+    rows = {Path(f["source_file"]).name: f for f in _read(out)["files"].to_pylist()}
+    assert rows["pipe.pbn"]["status"] == "skipped"
+    assert rows["pipe.pbn"]["warnings"] == 1
+    diag = _read(out)["diagnostics"].filter(pa.compute.equal(_read(out)["diagnostics"]["code"], "F014"))
+    assert diag.num_rows == 1 and diag.column("board_id").to_pylist() == [None]
+    r = CliRunner().invoke(app, ["convert", str(inputs), "-o", str(tmp_path / "cli"), "-q"])
+    assert r.exit_code == 0, r.output  # skipped by policy, as validate does: not an unreadable input
+    assert "F014" in r.stderr
+
+
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+
+
+def _pairs(claims: dict[tuple[int, int], str]) -> str:
+    """Two boards at three tables; ``claims[(board, table)]``: extra tags of that game."""
+    games = []
+    for board in (1, 2):
+        for table, (ns, ew, result) in enumerate((("A", "B", 10), ("C", "D", 9), ("E", "F", 11))):
+            games.append(
+                f'[Event "Club pairs"]\n[Board "{board}"]\n[North "{ns}1"]\n[South "{ns}2"]\n'
+                f'[East "{ew}1"]\n[West "{ew}2"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{DEAL}"]\n'
+                f'[Contract "4S"]\n[Declarer "N"]\n[Result "{result - board + 1}"]\n' + claims.get((board, table), "")
+            )
+    return "\n".join(games)
+
+
+def test_claimed_figures_are_checked_as_validate_does(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    # board 2, table C (the fifth game, board_id 4): -100 beats nobody, so NS 0 and 0 %
+    (src / "pairs.pbn").write_text(
+        _pairs({(2, 1): '[ScoreMP "NS 5"]\n[ScorePercentage "NS 50"]\n', (1, 0): '[ScoreMP "NS 2"]\n'}),
+        encoding="utf-8",
+    )
+    _write(src / "plain.pbn", 4, seed=3)
+    out = tmp_path / "ds"
+    s = convert([src], out, jobs=1)
+    d = _read(out)["diagnostics"].to_pylist()
+    got = [(x["code"], x["board_id"], x["line"], x["message"]) for x in d if x["code"].startswith("S6")]
+    assert [(c, b) for c, b, _, _ in got] == [("S603", 4), ("S605", 4)]
+    v = CliRunner().invoke(app, ["validate", str(src / "pairs.pbn"), "--format", "json"])
+    expected = [(x["code"], x["line"], x["message"]) for x in json.loads(v.stdout)["diagnostics"]]
+    assert [(c, line, m) for c, _, line, m in got] == [e for e in expected if e[0].startswith("S6")]
+    files = {Path(f["source_file"]).name: f for f in _read(out)["files"].to_pylist()}
+    errors = sum(x["severity"] == "error" for x in d)
+    assert files["pairs.pbn"]["errors"] == errors == s.errors
+    assert errors == json.loads(v.stdout)["errors"]
+    assert files["plain.pbn"]["errors"] == 0
+    boards = _read(out)["boards"].to_pylist()
+    assert boards[4]["board"] == 2 and boards[4]["north"] == "C1"
+
+
+def test_claimed_figures_past_the_memory_bound_are_said_not_checked(tmp_path: Path, monkeypatch) -> None:
+    """An input too long to keep its records for the event checks gets one S610 note, not silence."""
+    import handrec.store as store
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "pairs.pbn").write_text(_pairs({(2, 1): '[ScoreMP "NS 5"]\n'}), encoding="utf-8")
+    monkeypatch.setattr(store, "CHECK_BOARDS", 2)
+    monkeypatch.setattr(store, "CHECK_BOARDS_WITH_CLAIMS", 3)
+    out = tmp_path / "ds"
+    convert([src], out, jobs=1)
+    d = [x for x in _read(out)["diagnostics"].to_pylist() if x["code"].startswith("S6")]
+    assert [(x["code"], x["severity"], x["board_id"], x["message"]) for x in d] == [
+        (
+            "S610",
+            "info",
+            None,
+            "claimed event figures (ScoreMP, ScoreTable...) not checked: the input has more than 2 boards",
+        )
+    ]
+    # no claim anywhere: nothing to say
+    (src / "pairs.pbn").write_text(_pairs({}), encoding="utf-8")
+    convert([src], out, jobs=1, force=True)
+    assert not [x for x in _read(out)["diagnostics"].to_pylist() if x["code"].startswith("S6")]
