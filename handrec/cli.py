@@ -75,6 +75,22 @@ def _printable(text: str) -> str:
     return "".join(repr(c)[1:-1] if ord(c) in _CONTROL else c for c in text)
 
 
+def _progress_bar(label: str):
+    """A ``progress(done, total)`` callback drawing a bar on stderr, or ``None`` when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total if total else width
+        sys.stderr.write(f"\r{label} [{'#' * filled}{' ' * (width - filled)}] {done}/{total} deals")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
 @app.command()
 def validate(
     paths: PathsArg,
@@ -97,13 +113,24 @@ def validate(
         str,
         typer.Option("--max-board-size", help="Largest board (PBN game, LIN deal) parsed; larger ones are reported."),
     ] = "16M",
+    dd: Annotated[
+        bool,
+        typer.Option(
+            "--dd",
+            help="Also check DoubleDummyTricks, Ability, OptimumResultTable, OptimumScore, ParContract and "
+            "Minimax against the double-dummy solver (needs handrec\\[dd]; D210-D213).",
+        ),
+    ] = False,
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
 
     Prints `path:line:col: CODE severity: message` per fault, then
     `N files, N boards, N errors, N warnings`.  With `--fail-fast` or
     `--max-errors N` it stops after the first or the N-th error (the
-    summary counts what was read; exit status as without).
+    summary counts what was read; exit status as without).  With `--dd`
+    the double-dummy tables and par a file writes are solved again (DDS via
+    endplay, 40 deals a call, cached on disk in $HANDREC_DD_CACHE or
+    ~/.cache/handrec) and every wrong value reported at its tag.
     """
     from handrec.check_scores import EventChecker
     from handrec.diagnostics import make
@@ -111,6 +138,14 @@ def validate(
     from handrec.reader import iter_inputs, read_input
     from handrec.validator import analyse
 
+    if dd:
+        from handrec import dd as ddmod
+
+        if not ddmod.solver_available():
+            typer.echo(
+                "handrec: --dd needs the double-dummy solver: pip install 'handrec[dd]' (adds endplay)", err=True
+            )
+            raise typer.Exit(2)
     try:
         limits = Limits(
             max_line_bytes=parse_size(max_line_size),
@@ -152,6 +187,8 @@ def validate(
             emit(input_errors.pop(0))
 
     checker = EventChecker()  # claimed event figures (ScoreMP, ScoreTable...): checked per input
+    dd_boards: list = []  # --dd: the input's boards that write double dummy or par
+    previous_cache = ddmod.set_cache_dir(ddmod.default_cache_dir()) if dd else None
     for inp in iter_inputs(paths, input_errors, limits):
         drain()
         if stopped():
@@ -164,19 +201,28 @@ def validate(
                 for d in a.diagnostics:
                     emit(d)
                 checker.add(board, a.replay)
+                if dd and ddmod.has_dd_values(board):
+                    dd_boards.append(board)
                 if stopped():
                     break
             else:
                 for d in checker.finish():
                     emit(d)
+                if dd_boards:
+                    for d in ddmod.check_boards(dd_boards, progress=_progress_bar("double dummy")):
+                        emit(d)
+            dd_boards = []
         except Exception as e:  # a bug, not an input fault: report it as one and go on
             emit(make("F015", None, None, path=inp.path, error=f"{type(e).__name__}: {e}"))
             checker = EventChecker()
+            dd_boards = []
         for d in inp.diagnostics:
             emit(d)
         if stopped():
             break
     drain()
+    if dd:
+        ddmod.set_cache_dir(previous_cache)
     summary = f"{files} files, {boards} boards, {errors} errors, {warns} warnings"
     if format is DiagFormat.json:
         doc = {"files": files, "boards": boards, "errors": errors, "warnings": warns, "diagnostics": all_diags}
@@ -425,12 +471,23 @@ def booklet(
     dd: Annotated[
         bool | None,
         typer.Option(
-            "--dd/--no-dd", help="Solve double dummy for deals without a table (needs handrec[dd]) / show none."
+            "--dd/--no-dd", help="Solve double dummy for deals without a table (needs handrec\\[dd]) / show none."
+        ),
+    ] = None,
+    results: Annotated[
+        bool | None,
+        typer.Option(
+            "--results/--no-results",
+            help="Results pages: travellers with matchpoints or IMPs and the ranking (default: when the input "
+            "has several results of a board, a ScoreTable or two rooms of a teams match).",
         ),
     ] = None,
 ) -> None:
     """Print a hand-record booklet of every board with a deal: diagrams, dealer,
-    vulnerability, HCP, and double-dummy tables and par where available."""
+    vulnerability, HCP, and double-dummy tables and par where available; then the
+    results (travellers scored by handrec, ranking) when the input has them.  Where
+    the file's own figures disagree with handrec's, the row is marked and the
+    diagnostic (S603-S609) printed on stderr."""
     from handrec.reader import iter_inputs, read_input
 
     if per_page not in (1, 2, 4, 6, 8):
@@ -441,27 +498,47 @@ def booklet(
         typer.echo("handrec: --output must end in .pdf or .html", err=True)
         raise typer.Exit(2)
     input_errors: list = []
+    claims: list = []  # the file's own figures that disagree with handrec's results (S603-S609)
 
     def boards():
         for inp in iter_inputs(paths, input_errors):
             yield from read_input(inp)
             input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
+    from handrec.dd import UNAVAILABLE_REASON, default_cache_dir, set_cache_dir, solver_available
+
+    if dd and not solver_available():
+        typer.echo(f"handrec: {UNAVAILABLE_REASON}", err=True)
+    progress = _progress_bar("double dummy") if dd else None
+    previous_cache = set_cache_dir(default_cache_dir())  # solved tables kept for the next run
     try:
         if suffix == ".pdf":
-            from handrec.dd import UNAVAILABLE_REASON, solver_available
             from handrec.render_pdf import write_pdf
 
-            if dd and not solver_available():
-                typer.echo(f"handrec: {UNAVAILABLE_REASON}", err=True)
-            n = write_pdf(boards(), output, title=title, per_page=per_page, paper=paper.value, dd=dd)
+            n = write_pdf(
+                boards(),
+                output,
+                title=title,
+                per_page=per_page,
+                paper=paper.value,
+                dd=dd,
+                results=results,
+                diagnostics=claims,
+                progress=progress,
+            )
         else:
             from handrec.render import write_booklet
 
-            n = write_booklet(boards(), output, title=title)
+            n = write_booklet(
+                boards(), output, title=title, dd=dd, results=results, diagnostics=claims, progress=progress
+            )
     except OSError as e:
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None
+    finally:
+        set_cache_dir(previous_cache)
+    for d in claims:
+        typer.echo(_printable(str(d)), err=True)
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(str(d), err=True)

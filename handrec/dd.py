@@ -38,8 +38,9 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from handrec.model import Board, Contract, Deal, Doubling, Seat, Side, Strain, Vulnerability
@@ -61,6 +62,11 @@ __all__ = [
     "solver_available",
     "solve_tables",
     "clear_cache",
+    "set_cache_dir",
+    "default_cache_dir",
+    "check_board",
+    "check_boards",
+    "has_dd_values",
     "UNAVAILABLE_REASON",
 ]
 
@@ -553,6 +559,64 @@ def _file_par(board: Board) -> tuple[Par | None, str | None]:
 _CACHE: dict[str, DDTable] = {}
 _LOCK = threading.Lock()
 
+#: The folder of the on-disk cache (``None``: memory only); see :func:`set_cache_dir`.
+_DISK: Path | None = None
+_DISK_LOADED: set[Path] = set()
+#: The cache file in that folder: one ``<deal from North> <DoubleDummyTricks hex>`` per line.
+CACHE_FILE = "dd-tables-v1.txt"
+_DISK_LINE = re.compile(r"(N:\S+ \S+ \S+ \S+) ([0-9a-d]{20})")
+
+
+def default_cache_dir() -> Path | None:
+    """Where the command line keeps solved tables: ``$HANDREC_DD_CACHE`` (empty: no disk cache),
+    else ``$XDG_CACHE_HOME/handrec``, else ``~/.cache/handrec``."""
+    env = os.environ.get("HANDREC_DD_CACHE")
+    if env is not None:
+        return Path(env) if env.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "handrec"
+
+
+def set_cache_dir(folder: Path | str | None) -> Path | None:
+    """Keep solved tables in ``folder`` too (created on first write), so that a second run costs
+    nothing; ``None`` (the library's default) keeps them in memory only.  Returns the previous
+    setting.  A cache line that does not read back as a deal and a table is ignored, and a
+    folder that cannot be written is reported once and otherwise ignored."""
+    global _DISK
+    with _LOCK:
+        previous, _DISK = _DISK, (None if folder is None else Path(folder))
+    return previous
+
+
+def _load_disk(folder: Path) -> None:
+    """Read ``folder``'s cache file into the memory cache (once per folder and process)."""
+    if folder in _DISK_LOADED:
+        return
+    _DISK_LOADED.add(folder)
+    try:
+        text = (folder / CACHE_FILE).read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return
+    for line in text.splitlines():
+        m = _DISK_LINE.fullmatch(line.strip())
+        if m is None:
+            continue
+        try:
+            table = DDTable.parse_hex(m.group(2))
+        except DDError:
+            continue
+        _CACHE.setdefault(m.group(1), table)
+
+
+def _save_disk(folder: Path, items: list[tuple[str, DDTable]]) -> None:
+    """Append solved tables to ``folder``'s cache file (one ``write`` of whole lines)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / CACHE_FILE, "a", encoding="ascii") as f:
+            f.write("".join(f"{k} {t.to_hex()}\n" for k, t in items))
+    except OSError as e:
+        log.warning("double-dummy cache %s not written: %s", folder, e.strerror or e)
+
 
 def solver_available() -> bool:
     """Whether endplay (the ``handrec[dd]`` extra) can be imported."""
@@ -572,16 +636,19 @@ def _endplay() -> tuple[Any, Any]:
 
 
 def clear_cache() -> None:
-    """Forget every solved table."""
+    """Forget every solved table held in memory (the disk cache is read again on next use)."""
     with _LOCK:
         _CACHE.clear()
+        _DISK_LOADED.clear()
 
 
-def solve_tables(deals: Sequence[Deal]) -> list[DDTable]:
+def solve_tables(deals: Sequence[Deal], *, progress: Callable[[int, int], None] | None = None) -> list[DDTable]:
     """Double-dummy tables for complete deals, solved by DDS through endplay.
 
-    Deals already solved in this process come from an in-memory cache keyed
-    by the deal's PBN spelling (North first); the rest go to
+    Deals already solved in this process (or found in the disk cache, see
+    :func:`set_cache_dir`) come from a cache keyed by the deal's PBN
+    spelling (North first); ``progress(done, total)`` is called before the
+    first batch and after each one, counting the deals to solve.  The rest go to
     ``endplay.dds.calc_all_tables`` :data:`BATCH` at a time (about 0.15-0.45 s
     per deal on two cores).  DDS writes ``dump.txt`` into the working
     directory on a bad deal, so each call runs from a temporary directory
@@ -597,15 +664,24 @@ def solve_tables(deals: Sequence[Deal]) -> list[DDTable]:
             raise DDError(f"cannot solve an incomplete deal: {d}")
         keys.append(str(d))
     with _LOCK:
+        disk = _DISK
+        if disk is not None:
+            _load_disk(disk)
         todo = list(dict.fromkeys(k for k in keys if k not in _CACHE))
     if todo:
         calc_all_tables, EndplayDeal = _endplay()
+        if progress is not None:
+            progress(0, len(todo))
         for start in range(0, len(todo), BATCH):
             chunk = todo[start : start + BATCH]
             solved = _in_temp_dir(lambda chunk=chunk: calc_all_tables([EndplayDeal(k) for k in chunk]))
+            items = [(k, _from_endplay(t.to_list())) for k, t in zip(chunk, solved)]
             with _LOCK:
-                for k, t in zip(chunk, solved):
-                    _CACHE[k] = _from_endplay(t.to_list())
+                _CACHE.update(items)
+            if disk is not None:
+                _save_disk(disk, items)
+            if progress is not None:
+                progress(start + len(chunk), len(todo))
     with _LOCK:
         return [_CACHE[k] for k in keys]
 
@@ -626,7 +702,9 @@ def _from_endplay(grid: list[list[int]]) -> DDTable:
     return DDTable.from_mapping({(Seat(p), order[d]): grid[d][p] for d in range(5) for p in range(4)})
 
 
-def boards_dd(boards: Sequence[Board], *, solve: bool = False) -> tuple[list[BoardDD | None], str | None]:
+def boards_dd(
+    boards: Sequence[Board], *, solve: bool = False, progress: Callable[[int, int], None] | None = None
+) -> tuple[list[BoardDD | None], str | None]:
     """Double dummy for each board, and a note to print once (or ``None``).
 
     Tags first (:func:`board_dd`).  With ``solve``, complete deals that lack a
@@ -640,7 +718,7 @@ def boards_dd(boards: Sequence[Board], *, solve: bool = False) -> tuple[list[Boa
     if not need:
         return out, None
     try:
-        tables = solve_tables([boards[i].deal for i in need])  # type: ignore[misc]
+        tables = solve_tables([boards[i].deal for i in need], progress=progress)  # type: ignore[misc]
     except ImportError:
         log.warning(UNAVAILABLE_REASON)
         return out, UNAVAILABLE_REASON
@@ -656,3 +734,144 @@ def boards_dd(boards: Sequence[Board], *, solve: bool = False) -> tuple[list[Boa
 
 def _solvable(board: Board) -> bool:
     return board.deal is not None and board.deal.is_complete
+
+
+# ---------------------------------------------------------------------------
+# Checking a file's values against the solver (handrec validate --dd)
+
+#: The tags and tables :func:`check_boards` compares with the solver.
+CHECKED_TAGS = (
+    "DoubleDummyTricks",
+    "Ability",
+    "OptimumResultTable",
+    "OptimumScore",
+    "ParScore",
+    "ParContract",
+    "Minimax",
+)
+_MINIMAX_SCORE = re.compile(r"[1-7][CDHSN][DR]?[NESW]([+-]?\d+)")
+
+
+def has_dd_values(board: Board) -> bool:
+    """Whether the board writes a double-dummy table or a par (:data:`CHECKED_TAGS`)."""
+    return any(t.name in CHECKED_TAGS and t.value.strip() not in ("", "?", "#") for t in board.tags)
+
+
+#: Wrong cells a D210 message lists before saying how many more there are.
+_SHOWN_CELLS = 4
+
+
+def _table_detail(given: DDTable, solved: DDTable) -> str | None:
+    """``N NT 8 (solver 7), ...`` for the cells that differ (declarers N S E W, strains NT S H D C),
+    ``None`` when none does."""
+    wrong = [
+        f"{seat} {'NT' if strain is Strain.NOTRUMP else strain} {given[seat, strain]} (solver {solved[seat, strain]})"
+        for seat in DD_SEATS
+        for strain in DD_STRAINS
+        if given[seat, strain] != solved[seat, strain]
+    ]
+    if not wrong:
+        return None
+    more = len(wrong) - _SHOWN_CELLS
+    if more > 1:
+        return ", ".join(wrong[:_SHOWN_CELLS]) + f" and {more} more cells"
+    return ", ".join(wrong)
+
+
+def check_board(board: Board, solved: DDTable) -> list[Any]:
+    """The diagnostics of one board's written double dummy against ``solved`` (its deal's table).
+
+    * **D210**: ``DoubleDummyTricks``, ``Ability`` or ``OptimumResultTable``
+      gives a number of tricks the solver does not; one diagnostic per tag
+      listing every wrong cell.
+    * **D211**: ``OptimumScore`` (or BEN's ``ParScore``, or the score of Big
+      Deal's ``Minimax``) is not the par of the solved table (:func:`par`,
+      the board's vulnerability and dealer).
+    * **D212**: ``ParContract`` does not name the par contracts.
+
+    Each is reported at its tag.  Values that cannot be read are left to the
+    reader's own checks (T121); par is not checked without a vulnerability.
+    """
+    from handrec.diagnostics import make
+
+    out = []
+    for name, reader in (("DoubleDummyTricks", DDTable.parse_hex), ("Ability", DDTable.parse_ability)):
+        value = board.tag(name)
+        if not value or not value.strip():
+            continue
+        try:
+            given = reader(value)
+        except DDError:
+            continue
+        detail = _table_detail(given, solved)
+        if detail:
+            out.append(make("D210", board.origin, board.tag_span(name), tag=name, detail=detail))
+    for t in board.tables:
+        if t.name != "OptimumResultTable" or not t.rows:
+            continue
+        header = ";".join(c.name for c in t.columns)
+        try:
+            given = parse_optimum_result_table(header, [cell for row in t.rows for cell in row])
+        except DDError:
+            continue
+        detail = _table_detail(given, solved)
+        if detail:
+            out.append(make("D210", board.origin, t.span, tag="OptimumResultTable", detail=detail))
+    if board.vulnerable is None:
+        return out
+    p = par(solved, board.vulnerable, board.dealer)
+    for name in ("OptimumScore", "ParScore", "Minimax"):
+        value = board.tag(name)
+        if not value or not value.strip():
+            continue
+        try:
+            if name == "Minimax":
+                m = _MINIMAX_SCORE.fullmatch(value.strip())
+                if m is None:
+                    continue
+                score = int(m.group(1))
+            else:
+                score = parse_optimum_score(value)
+        except DDError:
+            continue
+        if score != p.score_ns:
+            out.append(make("D211", board.origin, board.tag_span(name), tag=name, value=value, expected=p.label))
+    value = board.tag("ParContract")
+    if value and value.strip():
+        try:
+            given_contracts = parse_par_contracts(value)
+        except DDError:
+            given_contracts = None
+        if given_contracts is not None:
+            expected = sorted(str(c) for c in p.contracts)
+            if sorted(str(c) for c in given_contracts) != expected:
+                shown = "; ".join(str(c) for c in p.contracts) or "Pass"
+                out.append(make("D212", board.origin, board.tag_span("ParContract"), value=value, expected=shown))
+    return out
+
+
+def check_boards(boards: Sequence[Board], *, progress: Callable[[int, int], None] | None = None) -> list[Any]:
+    """Check the double dummy and par written in ``boards`` against the solver (see :func:`check_board`).
+
+    Boards that write none are skipped; the complete deals of the others are
+    solved together (:func:`solve_tables`: batches of :data:`BATCH`, the
+    cache); a board whose deal is not complete gets **D213** (info) instead.
+    Diagnostics in file order.
+
+    :raises ImportError: without endplay (the ``handrec[dd]`` extra).
+    """
+    from handrec.diagnostics import make
+
+    wanted = [b for b in boards if has_dd_values(b)]
+    out: list[Any] = []
+    solvable = []
+    for b in wanted:
+        if _solvable(b):
+            solvable.append(b)
+        else:
+            first = next(t for t in b.tags if t.name in CHECKED_TAGS and t.value.strip() not in ("", "?", "#"))
+            out.append(make("D213", b.origin, first.span, tag=first.name, reason="the deal is not complete"))
+    tables = solve_tables([b.deal for b in solvable], progress=progress) if solvable else []  # type: ignore[misc]
+    for b, table in zip(solvable, tables):
+        out.extend(check_board(b, table))
+    return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))

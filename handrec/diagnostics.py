@@ -189,6 +189,29 @@ CODES: dict[str, Code] = {
             "PBN 2.1 §3.10",
         ),
         _c("D205", E, "no deal", "board has no deal", "PBN 2.1 §3.4.11"),
+        # --- double dummy (handrec validate --dd: the file's values against the solver) ---
+        _c(
+            "D210",
+            E,
+            "wrong double-dummy tricks",
+            "{tag} disagrees with the double-dummy solver: {detail}",
+            "pbn.md §17 (DoubleDummyTricks, Ability); PBN 2.1 §5.7 (OptimumResultTable)",
+        ),
+        _c(
+            "D211",
+            E,
+            "wrong par score",
+            "{tag} {value!r} but the par of the solved deal is {expected}",
+            "PBN 2.1 §4.2.7 (OptimumScore); pbn.md §17",
+        ),
+        _c(
+            "D212",
+            E,
+            "wrong par contract",
+            "ParContract {value!r} but the par contracts of the solved deal are {expected!r}",
+            "pbn.md §17 (ParContract)",
+        ),
+        _c("D213", I, "double dummy not checked", "{tag} not checked: {reason}", "handrec validate --dd"),
         # --- auction ---------------------------------------------------------
         _c(
             "A301",

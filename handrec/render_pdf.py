@@ -20,7 +20,11 @@ Three steps, each testable on its own:
 
 Layouts: 1, 2, 4, 6 or 8 boards per page (:data:`LAYOUTS`) on A4 or US
 Letter; a board is one unbreakable block and never spans two pages; page
-numbers in the footer.
+numbers in the footer.  A board recorded by several games is printed once.
+When the input has results (:func:`handrec.render.booklet_results`), results
+pages follow the diagrams: the ranking, then per board a traveller sorted by
+the N-S score with handrec's matchpoints or IMPs, each traveller one
+unbreakable block (one column or two, as the pair names allow).
 
 >>> from handrec.model import Board, Deal, Origin, Seat, Vulnerability
 >>> d = Deal.parse("N:KQJ84.A6.KQ5.J73 T7.KQ.AJ9832.Q64 A932.T9832.T4.A5 65.J754.76.KT982")
@@ -36,7 +40,7 @@ import logging
 import math
 import os
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -46,8 +50,9 @@ import jinja2
 
 from handrec import dd as ddmod
 from handrec._resources import templates_dir
-from handrec.model import Board, Strain
-from handrec.render import board_view
+from handrec.model import Board
+from handrec.render import board_view, booklet_results, distinct_boards
+from handrec.render import dd_view as _dd_view
 
 __all__ = [
     "LAYOUTS",
@@ -98,14 +103,6 @@ _DIGIT = 1303
 _HAND_LINE_EMS = 6.5
 
 _VUL_LABELS = {None: "Vul: ?", "None": "Vul: None", "NS": "Vul: N-S", "EW": "Vul: E-W", "Both": "Vul: Both"}
-_DD_STRAIN_KEYS = {
-    Strain.NOTRUMP: "NT",
-    Strain.SPADES: "S",
-    Strain.HEARTS: "H",
-    Strain.DIAMONDS: "D",
-    Strain.CLUBS: "C",
-}
-_DASH = "\u2013"
 
 
 class BookletError(RuntimeError):
@@ -249,36 +246,6 @@ def _check_layout(per_page: int, paper: str) -> str:
     return key
 
 
-def _dd_view(info: ddmod.BoardDD | None) -> tuple[list[Any] | None, dict[str, Any] | None]:
-    """The printed grid (rows of seat and five cells: level made or a dash) and par."""
-    if info is None:
-        return None, None
-    grid = None
-    if info.table is not None:
-        grid = [[str(seat), [str(t - 6) if t >= 7 else _DASH for t in tricks]] for seat, tricks in info.table.rows()]
-    p = None
-    if info.par is not None or info.par_text is not None:
-        contracts = []
-        if info.par is not None:
-            for c in info.par.contracts:
-                contracts.append(
-                    {
-                        "level": str(c.level),
-                        "strain": _DD_STRAIN_KEYS[c.strain],
-                        "doubled": c.doubled,
-                        "declarer": c.declarer_text,
-                        "result": c.result_text,
-                    }
-                )
-        p = {
-            "score": None if info.par is None else info.par.label,
-            "passed_out": info.par is not None and info.par.passed_out,
-            "contracts": contracts,
-            "text": info.par_text,
-        }
-    return grid, p
-
-
 def _hand_scale(suits: Mapping[str, str] | None) -> float:
     """The type scale (0-1) at which a hand's longest line fits :data:`_HAND_LINE_EMS`.
 
@@ -321,6 +288,9 @@ def booklet_data(
     per_page: int = 8,
     paper: str = "a4",
     dd: bool | None = None,
+    results: bool | None = None,
+    diagnostics: list[Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Everything the template shows, as plain data (see the template's header for the shape).
 
@@ -329,15 +299,29 @@ def booklet_data(
     ``handrec[dd]`` extra; without it a note says so once, on page 1);
     ``False`` shows none.
 
+    A board recorded by several games (one per table) is shown once
+    (:func:`handrec.render.distinct_boards`).  ``results``: ``None`` adds
+    results pages when the input has results (travellers, rankings:
+    :func:`handrec.render.booklet_results`), ``True`` likewise, ``False``
+    never.  The claimed-figure diagnostics found on the way are appended to
+    ``diagnostics`` when given; ``progress(done, total)`` follows the solver
+    (:func:`handrec.dd.solve_tables`).
+
     :raises ValueError: for a layout or paper not offered.
     """
     paper_key = _check_layout(per_page, paper)
-    board_list = list(boards)
+    all_boards = list(boards)
+    res = None
+    if results is not False:
+        res, diags = booklet_results(all_boards)
+        if diagnostics is not None:
+            diagnostics.extend(diags)
+    board_list = distinct_boards(all_boards)
     note = None
     if dd is False:
         infos: list[ddmod.BoardDD | None] = [None] * len(board_list)
     else:
-        infos, note = ddmod.boards_dd(board_list, solve=bool(dd))
+        infos, note = ddmod.boards_dd(board_list, solve=bool(dd), progress=progress)
     views = [_board_data(b, i) for b, i in zip(board_list, infos)]
     first = board_view(board_list[0]) if board_list else None
     heading = title or (first["event"] if first else None) or "Hand records"
@@ -370,6 +354,7 @@ def booklet_data(
         "gutter": _GUTTER,
         "pages": pages,
         "board_count": len(views),
+        "results": res,
     }
 
 
@@ -380,6 +365,9 @@ def render_typst_source(
     per_page: int = 8,
     paper: str = "a4",
     dd: bool | None = None,
+    results: bool | None = None,
+    diagnostics: list[Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> str:
     """The booklet as Typst source (see :func:`booklet_data` for the options).
 
@@ -390,7 +378,16 @@ def render_typst_source(
 
     :raises ValueError: for a layout or paper not offered.
     """
-    data = booklet_data(boards, title=title, per_page=per_page, paper=paper, dd=dd)
+    data = booklet_data(
+        boards,
+        title=title,
+        per_page=per_page,
+        paper=paper,
+        dd=dd,
+        results=results,
+        diagnostics=diagnostics,
+        progress=progress,
+    )
     return _environment().get_template(_TEMPLATE).render(doc=data)
 
 
@@ -446,9 +443,22 @@ def render_pdf(
     per_page: int = 8,
     paper: str = "a4",
     dd: bool | None = None,
+    results: bool | None = None,
+    diagnostics: list[Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> bytes:
     """The booklet as PDF bytes (options as :func:`render_typst_source`)."""
-    pdf, warnings = compile_typst(render_typst_source(boards, title=title, per_page=per_page, paper=paper, dd=dd))
+    source = render_typst_source(
+        boards,
+        title=title,
+        per_page=per_page,
+        paper=paper,
+        dd=dd,
+        results=results,
+        diagnostics=diagnostics,
+        progress=progress,
+    )
+    pdf, warnings = compile_typst(source)
     for w in warnings:
         log.warning("typst: %s", w)
     return pdf
@@ -461,10 +471,11 @@ def render_png(
     per_page: int = 8,
     paper: str = "a4",
     dd: bool | None = None,
+    results: bool | None = None,
     ppi: float = 100,
 ) -> list[bytes]:
     """The booklet's pages as PNG images, for looking at (options as :func:`render_typst_source`)."""
-    source = render_typst_source(boards, title=title, per_page=per_page, paper=paper, dd=dd)
+    source = render_typst_source(boards, title=title, per_page=per_page, paper=paper, dd=dd, results=results)
     pages, warnings = compile_typst(source, format="png", ppi=ppi)
     for w in warnings:
         log.warning("typst: %s", w)
@@ -479,8 +490,11 @@ def write_pdf(
     per_page: int = 8,
     paper: str = "a4",
     dd: bool | None = None,
+    results: bool | None = None,
+    diagnostics: list[Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> int:
-    """Write the booklet PDF to ``out`` and return how many boards it holds.
+    """Write the booklet PDF to ``out`` and return how many boards it holds (games of the same board count once).
 
     The PDF goes to a temporary file in the same folder, then replaces
     ``out`` (:func:`os.replace`): a reader never sees half a file and a
@@ -490,7 +504,16 @@ def write_pdf(
     :raises OSError: if the folder is missing or not writable.
     """
     board_list: Sequence[Board] = list(boards)
-    pdf = render_pdf(board_list, title=title, per_page=per_page, paper=paper, dd=dd)
+    pdf = render_pdf(
+        board_list,
+        title=title,
+        per_page=per_page,
+        paper=paper,
+        dd=dd,
+        results=results,
+        diagnostics=diagnostics,
+        progress=progress,
+    )
     target = Path(out)
     try:
         mode = target.stat().st_mode & 0o777
@@ -507,4 +530,4 @@ def write_pdf(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return len(board_list)
+    return len(distinct_boards(board_list))

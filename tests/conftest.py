@@ -22,3 +22,10 @@ def corpus_dir() -> Path:
             pytest.fail(f"corpus not found at {CORPUS_DIR} (../shared/corpus)")
         pytest.skip("../shared/corpus not present")
     return CORPUS_DIR.resolve()
+
+
+@pytest.fixture(autouse=True)
+def _no_user_dd_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line caches solved double-dummy tables in ``~/.cache/handrec``: never from a test."""
+    if "HANDREC_DD_CACHE" not in os.environ:
+        monkeypatch.setenv("HANDREC_DD_CACHE", str(tmp_path_factory.mktemp("dd-cache")))

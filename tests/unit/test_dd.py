@@ -29,7 +29,7 @@ from handrec.dd import (
     parse_optimum_score,
     parse_par_contracts,
 )
-from handrec.model import ALL_CARDS, Board, Deal, Hand, Origin, Seat, Strain, Tag, Vulnerability
+from handrec.model import ALL_CARDS, Board, Deal, Hand, Origin, Seat, Side, Strain, Tag, Vulnerability
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 NT, SP, HE, DI, CL = Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS
@@ -381,3 +381,121 @@ def test_solve_with_endplay(corpus_dir: Path, tmp_path: Path, monkeypatch: pytes
     assert [t.to_hex() for t in tables] == [b.tag("DoubleDummyTricks").lower() for b in boards]
     assert list(tmp_path.iterdir()) == []
     dd.clear_cache()
+
+
+# ---------------------------------------------------------------------------
+# Twenty deals with their double-dummy tables and par written out
+#
+# The 20 boards of valet_euro2006_handrecord_minimal_both.pbn (European Championships
+# 2006; the file gives only the deals).  Tables solved once with endplay's DDS, par
+# computed by handrec.dd.par; reviewed by hand for boards 1, 2, 8 and 15:
+# 1: EW make 10 tricks in clubs and 9 in hearts, NS 9 in spades; over EW's 4C (+130) NS
+#    sacrifice in 4SX-1 (-100 non-vulnerable): EW +100.
+# 2: East's AKQ9.K..AQJT8732 takes 12 tricks in spades and clubs; 6S= non-vulnerable is 980,
+#    and NS's 7DX would go 5 down vulnerable (1400): EW +980.
+# 8: NS take all 13 tricks in clubs (the hex's "d"): 7C= non-vulnerable, +1440.
+# 15: only South takes 11 tricks in no trump (North 10): "S 3N+2", vulnerable 660.
+
+VALET = [
+    (1, "N", "None", "N:QT98652.Q864.93. 3.732.T74.J98654 KJ4.J5.KQ652.KQ7 A7.AKT9.AJ8.AT32", "49463794636497a6497a", "EW +100", "NS 4SX-1"),
+    (2, "E", "NS", "N:863.QT6.A96432.K AKQ9.K..AQJT8732 J72.AJ52.JT875.9 T54.98743.KQ.654", "11680105809c75c9c75c", "EW +980", "EW 6S="),
+    (3, "S", "EW", "N:AT532.62.J76.AT8 KQ764.QJ84.Q9.Q5 98.AK93.AKT84.97 J.T75.532.KJ6432", "989a7989a74442544425", "NS +400", "NS 3N="),
+    (4, "W", "Both", "N:A7542.Q.QT42.T76 T63.AKJT63.9.A53 KQJ98.8754.K65.Q .92.AJ873.KJ9842", "080500805084d7d84d7d", "EW +1400", "NS 7SX-5"),
+    (5, "N", "NS", "N:7632.KT952.AQT.8 T8.73.KJ87654.95 Q95.AQJ84.92.A62 AKJ4.6.3.KQJT743", "75943759536638966389", "NS +100", "EW 4CX-1"),
+    (6, "E", "EW", "N:AKT.A52.KJ92.QT2 J9843.3.Q64.A854 2.KQJT764.A75.J3 Q765.98.T83.K976", "b7bb7b7bb70600506005", "NS +460", "NS 3N+2"),
+    (7, "S", "Both", "N:AK95.83.J9654.73 JT862.AT.A2.AQ54 3.K965.KQ83.JT82 Q74.QJ742.T7.K96", "64595645956984869848", "EW +140", "EW 3S="),
+    (8, "W", "None", "N:K872.AJ6.A.KQ532 J93.T872.QT94.JT AT.93.KJ532.A876 Q654.KQ54.876.94", "bbabdbbabd2232022320", "NS +1440", "NS 7C="),
+    (9, "N", "EW", "N:K5.J7.QT7.QT9853 AQJ73.A.A864.AK6 82.K8432.K2.J742 T964.QT965.J953.", "31427314278c9b68c9b6", "EW +1400", "NS 7CX-6"),
+    (10, "E", "Both", "N:KJT84.A62.Q4.KQT Q732.KQ853.97.A9 A9.T94.AJ8.J7632 65.J7.KT6532.854", "88769887693466234662", "NS +120", "NS 1N+1"),
+    (11, "S", "None", "N:A872.A3.63.Q8762 96543.8.KT95.K54 KQ.KQJ74.AQ874.3 JT.T9652.J2.AJT9", "97aa897aa84533545334", "NS +420", "NS 4H="),
+    (12, "W", "NS", "N:KJ7.Q954.KJT4.Q7 A984.KT8.Q8.J862 T6532.J6.952.K43 Q.A732.A763.AT95", "46443464439798a9798a", "EW +400", "EW 3N="),
+    (13, "N", "Both", "N:KQ94.864.AJ2.QT7 A8752.9.Q753.A93 T3.QJT.86.KJ8642 J6.AK7532.KT94.5", "643276432779ab679ab6", "EW +620", "EW 4H="),
+    (14, "E", "None", "N:5432.963.74.9872 87.KJT2.Q9.AQJ65 AT96.AQ.KJT2.K43 KQJ.8754.A8653.T", "57455574558698875988", "EW +140", "EW 3H="),
+    (15, "S", "NS", "N:742.J965.AKQT2.T T63.T832.J954.K6 KQJ5.AQ7.8.AQ932 A98.K4.763.J8754", "abaa9bbaa92233322333", "NS +660", "S 3N+2"),
+    (16, "W", "EW", "N:Q643.J42.J53.J32 A87.T75.T974.A86 KJ2.AKQ93.Q8.974 T95.86.AK62.KQT5", "66745667457769876698", "EW +110", "EW 3D="),
+    (17, "N", "None", "N:Q8.QJT.AK52.KT32 T9.A6543.J64.AQ7 J7643.92.Q873.84 AK52.K87.T9.J965", "56364563648696986969", "EW +140", "EW 2H+1"),
+    (18, "E", "NS", "N:J73.AK43.T543.94 A84.J985.6.KQ863 KQ6.Q62.97.AT752 T952.T7.AKQJ82.J", "56747567477768677686", "EW +90", "EW 1N=; EW 2D="),
+    (19, "S", "EW", "N:95.K85.QJ962.KQ4 J7632.QT73.A8.92 AK8.96.KT543.A63 QT4.AJ42.7.JT875", "966b8966b83772537725", "NS +400", "NS 3N=; NS 5D="),
+    (20, "W", "Both", "N:9.KJ965.AT64.432 KQ4.743.Q75.AQT8 AT7.2.KJ983.K976 J86532.AQT8.2.J5", "647a8647a85853458534", "NS +130", "NS 3D+1"),
+]  # fmt: skip
+VULS = {"None": Vulnerability.NONE, "NS": Vulnerability.NS, "EW": Vulnerability.EW, "Both": Vulnerability.BOTH}
+
+
+@pytest.mark.parametrize(("number", "dealer", "vul", "deal", "hex_", "label", "contracts_"), VALET)
+def test_par_of_twenty_written_deals(
+    number: int, dealer: str, vul: str, deal: str, hex_: str, label: str, contracts_: str
+) -> None:
+    p = par(DDTable.parse_hex(hex_), VULS[vul], Seat.parse(dealer))
+    assert (p.label, "; ".join(contracts(p))) == (label, contracts_)
+    assert_par_is_reachable(DDTable.parse_hex(hex_), VULS[vul], p)
+
+
+def test_twenty_written_tables_against_the_solver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real solver on the 20 deals (a few seconds) gives the tables written above."""
+    pytest.importorskip("endplay")
+    monkeypatch.chdir(tmp_path)
+    dd.clear_cache()
+    try:
+        tables = dd.solve_tables([Deal.parse(row[3]) for row in VALET])
+        assert [t.to_hex() for t in tables] == [row[4] for row in VALET]
+    finally:
+        dd.clear_cache()
+
+
+# ---------------------------------------------------------------------------
+# The par property: a par contract is always makeable, or fails by exactly the tricks its score says
+
+
+def assert_par_is_reachable(table: DDTable, vulnerability: Vulnerability, p: Par) -> None:
+    """Every par contract: its declarers take ``level + 6 + result`` tricks double dummy (the others
+    of its side no more), it makes (``result >= 0``) or is doubled and fails (``result < 0``),
+    and its score (Law 77) is the par score."""
+    from handrec.model import Contract, Doubling
+    from handrec.scoring.duplicate import duplicate_score
+
+    if p.score_ns == 0:
+        assert p.contracts == ()
+        return
+    assert p.contracts
+    for c in p.contracts:
+        side = c.side
+        tricks = c.level + 6 + c.result
+        assert all(table[s, c.strain] == tricks for s in c.declarers), (str(c), table.to_hex())
+        assert table.side_tricks(side, c.strain) == tricks
+        assert c.doubled == (c.result < 0), str(c)
+        doubling = Doubling.DOUBLED if c.doubled else Doubling.UNDOUBLED
+        points = duplicate_score(Contract(c.level, c.strain, doubling), vulnerability.is_vulnerable(side), tricks)
+        assert (points if side is Side.NS else -points) == p.score_ns, (str(c), p.label)
+
+
+def _random_table(rng: random.Random) -> DDTable:
+    """A table with the shape of real ones: partners close, the two sides' tricks summing to about 13."""
+    values = {}
+    for strain in Strain:
+        ns = rng.randint(0, 13)
+        for seat in Seat:
+            base = ns if seat.side is Side.NS else 13 - ns
+            values[seat, strain] = max(0, min(13, base + rng.choice((-1, 0, 0, 1))))
+    return DDTable.from_mapping(values)
+
+
+def test_par_property_on_corpus_and_random_tables(corpus_dir: Path) -> None:
+    checked = 0
+    for name in (
+        "bridgecomposer_club_handrecord_dd_crlf.pbn",
+        "bridgecomposer_czech_club_latin1_dd.pbn",
+        "bigdeal_v12_ability_minimax_crlf.pbn",
+        "dealconvert_jfr_dd_fields_crlf.pbn",
+    ):
+        for b in _boards(corpus_dir, name):
+            info = board_dd(b)
+            if info is None or info.table is None or b.vulnerable is None:
+                continue
+            assert_par_is_reachable(info.table, b.vulnerable, par(info.table, b.vulnerable, b.dealer))
+            checked += 1
+    assert checked >= 400
+    rng = random.Random(2026)
+    for _ in range(2000):
+        table = _random_table(rng)
+        vul = rng.choice(list(Vulnerability))
+        assert_par_is_reachable(table, vul, par(table, vul, rng.choice(list(Seat))))

@@ -356,3 +356,43 @@ def test_write_booklet_missing_folder_raises(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         write_booklet([make_board(1, DEAL_A)], tmp_path / "nope" / "b.html")
     assert os.listdir(tmp_path) == []
+
+
+# ---------------------------------------------------------------------------
+# Double dummy and par in the HTML booklet; a board recorded by several games
+
+
+def test_dd_grid_and_par_from_tags() -> None:
+    deal = Deal.parse("N:AQT94.T53.KQ8.T9 63.J98.J53.K8654 K72.6.AT9762.AJ7 J85.AKQ742.4.Q32")
+    tags = {"DoubleDummyTricks": "7c5c67c5c61181711817", "OptimumScore": "NS 980", "ParContract": "NS 6S="}
+    board = Board(
+        origin=Origin("t.pbn"),
+        tags=tuple(Tag(k, v) for k, v in tags.items()),
+        number=1,
+        dealer=Seat.NORTH,
+        vulnerable=Vulnerability.NONE,
+        deal=deal,
+    )
+    html = render_html([board])
+    rows = {}
+    for seat in "NSEW":
+        i = html.index(f'<tr data-seat="{seat}">')
+        rows[seat] = [c.split("<")[0] for c in html[i : html.index("</tr>", i)].split("<td>")[1:]]
+    # N and S make 1NT, 6S, 6D; E and W 2H and 1C; a dash below seven tricks.
+    assert rows == {
+        "N": ["1", "6", "\u2013", "6", "\u2013"],
+        "S": ["1", "6", "\u2013", "6", "\u2013"],
+        "E": ["\u2013", "\u2013", "2", "\u2013", "1"],
+        "W": ["\u2013", "\u2013", "2", "\u2013", "1"],
+    }
+    assert '<b class="par-score">NS +980</b>' in html
+    assert 'class="par-contract">6<span class="sym">\u2660</span> NS =</span>' in html
+    assert 'class="dd"' not in render_html([board], dd=False)
+
+
+def test_games_of_one_board_shown_once() -> None:
+    deal = Deal.parse("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")
+    games = [Board(origin=Origin("t.pbn", index=i), tags=(Tag("Event", "E"),), number=1, deal=deal) for i in range(3)]
+    other = Board(origin=Origin("t.pbn", index=3), tags=(Tag("Event", "F"),), number=1, deal=deal)
+    assert render.distinct_boards([*games, other]) == [games[0], other]
+    assert render_html([*games, other]).count('<article class="board') == 2
