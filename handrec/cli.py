@@ -612,15 +612,23 @@ def generate(
     output: Annotated[Path, typer.Option("--output", "-o", help="File to write: .pbn or .lin.")],
     boards: Annotated[int, typer.Option("--boards", "-n", min=1, help="How many boards.")] = 16,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 1,
+    tables: Annotated[
+        int, typer.Option("--tables", min=1, help="Tables each board is played at (a pairs session: travellers).")
+    ] = 1,
 ) -> None:
-    """Write random, fully legal boards (deal, auction, play, result, score) as PBN or LIN."""
+    """Write random, fully legal boards (deal, auction, play, result, score) as PBN or LIN.
+
+    With `--tables T` each board is played at T tables, one game per table
+    (N-S pair N1-S1 v E-W pair E1-W1 at table 1...), so the file has
+    travellers to score (`handrec score -m mp`) and results pages to print.
+    """
     from handrec.generate import generate_boards
 
     suffix = output.suffix.lower()
     if suffix not in (".pbn", ".lin"):
         typer.echo("handrec: --output must end in .pbn or .lin", err=True)
         raise typer.Exit(2)
-    gen = generate_boards(boards, seed, path=str(output))
+    gen = generate_boards(boards * tables, seed, path=str(output), tables=tables)
     try:
         if suffix == ".pbn":
             from handrec.pbn import dump
@@ -635,7 +643,8 @@ def generate(
     except OSError as e:
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"{n} boards -> {output}", err=True)
+    games = f" ({n} games)" if tables > 1 else ""
+    typer.echo(f"{boards if tables > 1 else n} boards{games} -> {output}", err=True)
 
 
 class ScoreMethod(StrEnum):

@@ -209,7 +209,7 @@ def generate_boards(
             Tag("Dealer", str(dealer)),
             Tag("Vulnerable", str(vul)),
             Tag("Deal", deal.to_pbn(dealer)),
-            Tag("Scoring", "IMP"),
+            Tag("Scoring", "IMP" if tables == 1 else "MP"),
             Tag("Declarer", "" if contract.is_passed_out else str(contract.declarer)),
             Tag("Contract", str(contract)),
             Tag("Result", "" if result is None else str(result)),

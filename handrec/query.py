@@ -87,12 +87,12 @@ WITH scored AS (
     FROM boards
     WHERE score_ns IS NOT NULL AND deal IS NOT NULL
 ), per_score AS (
-    SELECT board_key, score_ns, count(*) AS n FROM scored GROUP BY board_key, score_ns
+    SELECT board_key, score_ns, CAST(count(*) AS INTEGER) AS n FROM scored GROUP BY board_key, score_ns
 ), compared AS (
     SELECT board_key, score_ns, n - 1 AS tied_ns,
-        coalesce(sum(n) OVER (PARTITION BY board_key ORDER BY score_ns
-                              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS beaten_ns,
-        sum(n) OVER (PARTITION BY board_key) AS tables,
+        CAST(coalesce(sum(n) OVER (PARTITION BY board_key ORDER BY score_ns
+                                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS INTEGER) AS beaten_ns,
+        CAST(sum(n) OVER (PARTITION BY board_key) AS INTEGER) AS tables,
         sum(n * score_ns) OVER (PARTITION BY board_key) / sum(n) OVER (PARTITION BY board_key) AS average_ns
     FROM per_score
 )
@@ -124,7 +124,7 @@ WITH per_pair AS (
       AND CASE WHEN d.direction = 'NS' THEN north IS NOT NULL AND south IS NOT NULL
                ELSE east IS NOT NULL AND west IS NOT NULL END
 )
-SELECT event, direction, pair, count(*) AS boards, sum(mp) AS mp, sum(top) AS top,
+SELECT event, direction, pair, count(*) AS boards, sum(mp) AS mp, CAST(sum(top) AS INTEGER) AS top,
        round(100.0 * sum(mp) / sum(top), 2) AS pct,
        rank() OVER (PARTITION BY event, direction ORDER BY sum(mp) / sum(top) DESC) AS rank
 FROM per_pair

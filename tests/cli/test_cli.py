@@ -44,7 +44,7 @@ def test_validate_sample_data_exact_output() -> None:
         f"{s}/bbo_hands.lin:1:141: A301 error: 1D by N does not outrank 1H",
         f"{s}/club_pairs.pbn:89:1: S601 error: Score NS 470 but 2SX by S taking 10 tricks scores NS 670",
         f"{s}/club_pairs.pbn:190:1: C503 error: Result 10 but declarer took 11 tricks in the play",
-        "2 files, 12 boards, 3 errors, 0 warnings",
+        "3 files, 44 boards, 3 errors, 0 warnings",
     ]
 
 
@@ -152,8 +152,8 @@ def test_query_counts_add_up(dataset: Path) -> None:
     )
     assert json.loads(r.stdout) == [
         {
-            "(SELECT count_star() FROM boards)": 12,
-            "(SELECT sum(boards) FROM files)": 12,
+            "(SELECT count_star() FROM boards)": 44,
+            "(SELECT sum(boards) FROM files)": 44,
             "(SELECT count_star() FROM diagnostics)": 3,
         }
     ]
@@ -239,3 +239,68 @@ def test_booklet_on_a_corpus_file(corpus_dir: Path, tmp_path: Path) -> None:
         assert len(all_cards) == 52 and len(set(all_cards)) == 52
         for seat in Seat:
             assert shown["cards"][str(seat)] == {str(c) for c in b.deal[seat]}, (b.number, seat)
+
+
+def test_generate_tables_writes_a_pairs_session_with_travellers(tmp_path: Path) -> None:
+    out = tmp_path / "session.pbn"
+    r = runner.invoke(app, ["generate", "-n", "3", "--tables", "2", "--seed", "4", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.stderr == f"3 boards (6 games) -> {out}\n"
+    from handrec import read
+    from handrec.rules.replay import replay
+
+    games = list(read(out))
+    assert [(b.number, b.tag("North")) for b in games] == [
+        (1, "N1"),
+        (1, "N2"),
+        (2, "N1"),
+        (2, "N2"),
+        (3, "N1"),
+        (3, "N2"),
+    ]
+    assert games[0].deal == games[1].deal and games[0].deal != games[2].deal
+    v = runner.invoke(app, ["validate", str(out)])
+    assert v.exit_code == 0 and v.stdout.endswith("1 files, 6 boards, 0 errors, 0 warnings\n")
+    s = runner.invoke(app, ["score", str(out), "-m", "mp", "--format", "json"])
+    assert s.exit_code == 0, s.output
+    travellers = json.loads(s.stdout)["events"][0]["travellers"]
+    assert [(t["board"], t["results"], t["top"]) for t in travellers] == [("1", 2, 1), ("2", 2, 1), ("3", 2, 1)]
+    for t, board in zip(travellers, (1, 2, 3), strict=True):
+        scores = [replay(g).score_ns for g in games if g.number == board]
+        assert [e["score_ns"] for e in t["entries"]] == scores
+        mp = [e["mp_ns"] for e in t["entries"]]
+        assert mp == (
+            [0.5, 0.5] if scores[0] == scores[1] else [int(scores[0] > scores[1]), int(scores[1] > scores[0])]
+        )
+
+
+def test_sample_session_rankings_in_sql_match_handrec_score(dataset: Path) -> None:
+    """sample_data/club_session.pbn: 8 boards at 4 tables; SQL rankings and `handrec score -m mp` agree."""
+    r = run(
+        "query",
+        dataset,
+        "select direction, rank, pair, mp, top, pct from rankings where event = 'handrec generated' "
+        "order by direction desc, rank",
+        "-f",
+        "csv",
+    )
+    assert r.exit_code == 0, r.stdout
+    assert r.stdout.splitlines() == [
+        "direction,rank,pair,mp,top,pct",
+        "NS,1,N4 - S4,15.5,24,64.58",
+        "NS,2,N1 - S1,13.5,24,56.25",
+        "NS,3,N3 - S3,10.0,24,41.67",
+        "NS,4,N2 - S2,9.0,24,37.5",
+        "EW,1,E2 - W2,15.0,24,62.5",
+        "EW,2,E3 - W3,14.0,24,58.33",
+        "EW,3,E1 - W1,10.5,24,43.75",
+        "EW,4,E4 - W4,8.5,24,35.42",
+    ]
+    s = run("score", SAMPLE / "club_session.pbn", "-m", "mp", "--format", "json")
+    rankings = json.loads(s.stdout)["events"][0]["rankings"]
+    got = [
+        f"{g['ranking']},{x['rank']},{x['name']},{float(x['mp'])},{x['top']},{x['pct']}"
+        for g in rankings
+        for x in g["rows"]
+    ]
+    assert got == r.stdout.splitlines()[1:]
