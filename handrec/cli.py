@@ -61,7 +61,7 @@ PathsArg = Annotated[list[Path], typer.Argument(help="PBN or LIN files, or folde
 
 def _unreadable(code: str) -> bool:
     """Codes meaning an input (or part of it, or of an archive) could not be read: exit status 2."""
-    return code in ("F001", "F004", "F008", "F010", "F013", "F015")
+    return code in ("F001", "F004", "F008", "F010", "F013", "F015", "F016")
 
 
 _CONTROL = dict.fromkeys([*range(0x20), 0x7F, *range(0x80, 0xA0)])

@@ -97,6 +97,13 @@ CODES: dict[str, Code] = {
         ),
         _c("F014", W, "special file skipped", "{kind} skipped: not a regular file", "handrec (folders)"),
         _c(
+            "F016",
+            E,
+            "board too large",
+            "board starting at line {line} is larger than the limit of {limit} bytes: not read",
+            "handrec (limits)",
+        ),
+        _c(
             "F015",
             E,
             "internal error",

@@ -28,13 +28,20 @@ limit.
 **Other limits.**  A plain file over :attr:`Limits.max_file_bytes` (4 GiB
 by default) is not read (F010); a line over :attr:`Limits.max_line_bytes`
 (1 MiB by default) is cut there and the rest of it is skipped without
-being held in memory (F013), the following lines keep their numbers.
-Inside folders, FIFOs, devices and sockets are skipped (F014).  Nothing
-read from an input is ever used as a path to write to.
+being held in memory (F013), the following lines keep their numbers; a
+board (a PBN game, a LIN record) over :attr:`Limits.max_board_bytes` is not
+parsed: the parsers keep none of its text past the limit, report it (F016)
+and go on at the next board (the limit reaches them through
+:func:`handrec.reader.read_input`).  Inside folders, FIFOs, devices and
+sockets are skipped (F014).  Nothing read from an input is ever used as a
+path to write to.
 
 **Decoding** follows pbn.md §1 and §18: a UTF-8 byte-order mark is stripped;
 each line is decoded as UTF-8, and a line that is not valid UTF-8 is decoded
 as ISO-8859-1 (PBN's own character set) with one F002 warning per file.
+The bytes are read in blocks of :data:`CHUNK_BYTES` and a block of whole
+lines that is valid UTF-8 is decoded and split in one go (see
+:func:`decode_lines`).
 Line ends CR LF, LF and a lone CR are all accepted.
 """
 
@@ -120,7 +127,8 @@ class Limits:
     limit, the rest of it is dropped and never held in memory (F013);
     ``max_board_bytes``: the text of one board (a PBN game, a LIN deal),
     counted in characters as decoded: a larger board is not parsed; it is
-    reported with its position and the reading goes on at the next board.
+    reported (F016, at its first line) as a board of its own and the
+    reading goes on at the next board.
     """
 
     member_bytes: int = 1 << 30
@@ -204,6 +212,11 @@ def decode_lines(
 ) -> Iterator[str]:
     """Yield the decoded lines of a binary stream, without line ends.
 
+    ``stream`` gives one or more whole lines at a time, with their line ends
+    (a file object gives one; :meth:`Input.lines` gives blocks of up to
+    :data:`CHUNK_BYTES`); its last item may lack the line end, and a CR LF
+    may be split between two items.
+
     Strips a UTF-8 byte-order mark; splits on CR LF, LF and lone CR;
     decodes each line as UTF-8, falling back to ISO-8859-1 (PBN 2.1 §2)
     and appending one F002 warning to ``diagnostics`` for the first such
@@ -211,57 +224,78 @@ def decode_lines(
     character boundary) and gets an F013 error at the column where it was
     cut; the line numbers of the lines after it do not change.
 
+    An item that is valid UTF-8 as a whole, holds no lone CR and is no
+    longer than ``max_line_bytes`` (so none of its lines is) is decoded and
+    split in one go; any other item is read line by line as above.
+
     >>> diags = []
     >>> list(decode_lines([b'[Event "abcdefgh"]\\n', b"x"], "f.pbn", diags, max_line_bytes=10))
     ['[Event "ab', 'x']
     >>> [str(d) for d in diags]
     ['f.pbn:1:11: F013 error: line 1 is longer than the limit of 10 bytes: the rest of it is skipped']
+    >>> list(decode_lines([b"a\\r\\nb\\nc\\r", b"\\nd\\re"], "f.pbn", []))
+    ['a', 'b', 'c', 'd', 'e']
     """
     first = True
     warned = False
     lineno = 0
     pending_cr = False
-    for raw in stream:
+    for item in stream:
         if first:
             first = False
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-        if pending_cr and raw.startswith(b"\n"):
-            raw = raw[1:]
-            if not raw:
+            if item.startswith(b"\xef\xbb\xbf"):
+                item = item[3:]
+        if pending_cr and item.startswith(b"\n"):
+            item = item[1:]
+            if not item:
                 pending_cr = False
                 continue
         pending_cr = False
-        if raw.endswith(b"\n"):
-            raw = raw[:-1]
-            if raw.endswith(b"\r"):
+        # fast path: the whole item at once
+        cr = item.count(b"\r")
+        if (max_line_bytes is None or len(item) <= max_line_bytes) and cr == item.count(b"\r\n"):
+            try:
+                text = item.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                if cr:
+                    text = text.replace("\r\n", "\n")
+                lines = text.split("\n")
+                if len(lines) > 1 and not lines[-1]:
+                    lines.pop()  # the item's last line end
+                lineno += len(lines)
+                yield from lines
+                continue
+        # line by line
+        for raw in io.BytesIO(item) if b"\n" in item[:-1] else (item,):
+            if raw.endswith(b"\n"):
                 raw = raw[:-1]
-            parts = raw.split(b"\r") if b"\r" in raw else (raw,)
-        else:
-            # last line without a newline, or a CR-only file
-            if raw.endswith(b"\r"):
+                if raw.endswith(b"\r"):
+                    raw = raw[:-1]
+            elif raw.endswith(b"\r"):  # the item's last line, or a CR-only file
                 pending_cr = True
                 raw = raw[:-1]
             parts = raw.split(b"\r") if b"\r" in raw else (raw,)
-        for part in parts:
-            lineno += 1
-            cut = max_line_bytes is not None and len(part) > max_line_bytes
-            if cut:
-                part = _cut(part, max_line_bytes)  # type: ignore[arg-type]
-            try:
-                text = part.decode("utf-8")
-            except UnicodeDecodeError:
-                if not warned:
-                    warned = True
+            for part in parts:
+                lineno += 1
+                cut = max_line_bytes is not None and len(part) > max_line_bytes
+                if cut:
+                    part = _cut(part, max_line_bytes)  # type: ignore[arg-type]
+                try:
+                    text = part.decode("utf-8")
+                except UnicodeDecodeError:
+                    if not warned:
+                        warned = True
+                        diagnostics.append(
+                            make("F002", None, Span(lineno, 1), path=path, encoding="UTF-8", fallback="ISO-8859-1")
+                        )
+                    text = part.decode("latin-1")
+                if cut:
                     diagnostics.append(
-                        make("F002", None, Span(lineno, 1), path=path, encoding="UTF-8", fallback="ISO-8859-1")
+                        make("F013", None, Span(lineno, len(text) + 1), path=path, line=lineno, limit=max_line_bytes)
                     )
-                text = part.decode("latin-1")
-            if cut:
-                diagnostics.append(
-                    make("F013", None, Span(lineno, len(text) + 1), path=path, line=lineno, limit=max_line_bytes)
-                )
-            yield text
+                yield text
 
 
 def _cut(line: bytes, limit: int) -> bytes:
@@ -485,11 +519,12 @@ class _closing:
 def _raw_lines(
     stream: _Readable, limit: int | None, hasher: Any, counter: list[int], line_limit: int | None = None
 ) -> Iterator[bytes]:
-    """Split a binary stream into lines, reading in chunks.
+    """Split a binary stream into blocks of whole lines, reading in chunks.
 
-    A line ends in ``\\n`` or, when the chunk read has no later ``\\n``, in
-    ``\\r`` (the last line may have no end; a line may hold more ``\\r``:
-    :func:`decode_lines` splits it).  A line still open when more than
+    Each block is the whole lines of one chunk read (a line that began in an
+    earlier chunk is a block of its own).  A line ends in ``\\n`` or, when
+    the chunk read has no later ``\\n``, in ``\\r`` (the last line may have
+    no end; a line may hold more ``\\r``: :func:`decode_lines` splits it).  A line still open when more than
     ``line_limit`` bytes of it were read is kept to ``line_limit + 1``
     bytes and the rest of it is dropped as it is read, so memory stays
     bounded whatever the line (``decode_lines`` cuts and reports it).
@@ -517,12 +552,14 @@ def _raw_lines(
             pending.append(chunk)  # a long line: keep the pieces, join once
             held += len(chunk)
         else:
-            if pending:
-                pending.append(chunk[: last + 1])
-                yield from io.BytesIO(b"".join(pending))
+            start = 0
+            if pending:  # the open line ends in this chunk: it goes alone
+                start = _LINE_END.search(chunk).end()  # type: ignore[union-attr]
+                pending.append(chunk[:start])
+                yield b"".join(pending)
                 pending.clear()
-            else:
-                yield from io.BytesIO(chunk[: last + 1] if last + 1 < len(chunk) else chunk)
+            if start <= last:
+                yield chunk[start : last + 1] if start or last + 1 < len(chunk) else chunk
             held = len(chunk) - last - 1
             if held:
                 pending.append(chunk[last + 1 :])

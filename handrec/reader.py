@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from handrec.diagnostics import Diagnostic, make
-from handrec.io import Input, InputError, decode_lines, iter_inputs, sniff
+from handrec.io import DEFAULT_LIMITS, Input, InputError, decode_lines, iter_inputs, sniff
 from handrec.model import Board
 
 __all__ = ["read", "read_input", "iter_inputs", "Input", "InputError"]
@@ -27,14 +27,16 @@ def read_input(inp: Input) -> Iterator[Board]:
 
     An input whose format is unknown yields nothing and gets one F004
     error.  A read failure part-way (I/O error) becomes an F001 error after
-    the boards already read.
+    the boards already read.  A board larger than the input's
+    :attr:`Limits.max_board_bytes <handrec.io.Limits.max_board_bytes>` is
+    yielded with only an F016 error (see :func:`handrec.parse.pbn.parse_pbn`).
     """
     if inp.format is None:
         inp.diagnostics.append(make("F004", None, None, path=inp.path, reason="no PBN tag pair or LIN command found"))
         return
     parse = _parser(inp.format)
     try:
-        yield from parse(inp.lines(), inp.path, inp.diagnostics)
+        yield from parse(inp.lines(), inp.path, inp.diagnostics, inp.limits.max_board_bytes)
     except InputError as e:
         inp.diagnostics.append(make("F001", None, None, path=inp.path, reason=str(e)))
 
@@ -83,7 +85,7 @@ def read(source: str | os.PathLike[str] | BinaryIO | TextIO, *, format: str | No
     fmt = format or sniff(b"".join(head), name) or "pbn"
     diags: list[Diagnostic] = []
     lines = decode_lines(itertools.chain(head, raw_lines), name, diags)  # type: ignore[arg-type]
-    yield from _parser(fmt)(lines, name, diags)
+    yield from _parser(fmt)(lines, name, diags, DEFAULT_LIMITS.max_board_bytes)
 
 
 def read_inputs(

@@ -363,6 +363,46 @@ def _parse_hand(text: str, seat: Seat, span: Span, problems: list[_Problem]) -> 
     return unique
 
 
+#: An ``md`` hand written the usual way: the four suit letters in order S H D C, upper case,
+#: each followed by its ranks (maybe none).
+_MD_HAND = re.compile(r"S([2-9TJQKA]*)H([2-9TJQKA]*)D([2-9TJQKA]*)C([2-9TJQKA]*)")
+#: Per suit (S, H, D, C): ranks text -> (card indices high first, PBN ranks, cards), for the
+#: texts already read.
+_MD_RUNS: tuple[dict[str, tuple[tuple[int, ...], str, tuple[Card, ...]]], ...] = ({}, {}, {}, {})
+
+
+def _md_run(k: int, ranks: str) -> tuple[tuple[int, ...], str, tuple[Card, ...]] | None:
+    """The cards of ``ranks`` in suit ``k`` (0 = spades .. 3 = clubs), or None for a
+    repeated rank; remembered in :data:`_MD_RUNS`."""
+    base = 39 - 13 * k
+    idx = sorted({base + _RANK_OFFSET[ch] for ch in ranks}, reverse=True)
+    if len(idx) != len(ranks):
+        return None
+    run = (tuple(idx), "".join(_RANK_CHARS[i - base] for i in idx), tuple(ALL_CARDS[i] for i in idx))
+    runs = _MD_RUNS[k]
+    if len(runs) >= 20_000:
+        runs.clear()
+    runs[ranks] = run
+    return run
+
+
+def _fast_md_hand(text: str) -> tuple[list[int], str, tuple[Card, ...]] | None:
+    """An ``md`` hand in the usual form (:data:`_MD_HAND`, no repeated card) to its card
+    indices high first (as :func:`_parse_hand`), its PBN text and its cards; None for any
+    other form (then :func:`_parse_hand` reads it and reports what is wrong)."""
+    m = _MD_HAND.fullmatch(text)
+    if m is None:
+        return None
+    runs = []
+    for k, ranks in enumerate(m.groups()):
+        run = _MD_RUNS[k].get(ranks) or _md_run(k, ranks)
+        if run is None:
+            return None
+        runs.append(run)
+    a, b, c, d = runs
+    return list(a[0] + b[0] + c[0] + d[0]), f"{a[1]}.{b[1]}.{c[1]}.{d[1]}", a[2] + b[2] + c[2] + d[2]
+
+
 def _hand_factory() -> Any:
     """``make(cards)``: a :class:`Hand` from cards already in hand order
     (spades first, high to low), without re-sorting them in ``__post_init__``.
@@ -414,9 +454,11 @@ def _parse_md(value: str, span: Span) -> tuple[Seat | None, Deal | None, list[st
             problems.append(_bad("md", value, f"{len(texts)} hands, not 4", span))
         texts = texts[:4]
     found: list[list[int] | None] = [None, None, None, None]  # LIN order S, W, N, E
+    known: list[tuple[list[int], str, tuple[Card, ...]] | None] = [None, None, None, None]
     for i, text in enumerate(texts):
         if text and not text.isspace():
-            found[i] = _parse_hand(text, _LIN_SEATS[i], span, problems)
+            fast = known[i] = _fast_md_hand(text)
+            found[i] = fast[0] if fast is not None else _parse_hand(text, _LIN_SEATS[i], span, problems)
     if found[3] is None:
         s, w, n = found[0], found[1], found[2]
         if s is not None and w is not None and n is not None and len(s) == len(w) == len(n) == 13:
@@ -428,8 +470,11 @@ def _parse_md(value: str, span: Span) -> tuple[Seat | None, Deal | None, list[st
     by_seat: list[Hand | None] = [None, None, None, None]
     pbn = ["-", "-", "-", "-"]
     cards = ALL_CARDS
-    for seat, idx in zip(_LIN_SEATS, found, strict=True):
-        if idx is not None:
+    for seat, idx, fast in zip(_LIN_SEATS, found, known, strict=True):
+        if fast is not None:
+            by_seat[seat] = _make_hand(fast[2])
+            pbn[seat] = fast[1]
+        elif idx is not None:
             by_seat[seat] = _make_hand(tuple([cards[i] for i in idx]))
             pbn[seat] = _pbn_hand(idx)
     return dealer, Deal(tuple(by_seat)), pbn, tuple(problems)  # type: ignore[arg-type]
@@ -564,6 +609,7 @@ class _LinTransformer(Transformer):
         card_text, call_text, move_kind, spans, make_call = _CARD_TEXT, _CALL_TEXT, _MOVE_KIND, _SPANS, _make_call
         key0 = line * _WIDE + col if line < _WIDE and col < _WIDE // 2 and len(text) < _WIDE // 2 else -1
         last_call, claim_last = p.last_call, p.claim_last
+        claimed = p.claim is not None  # a claim ends the play (Law 68): later cards are reported
         pairs = iter(text.split("|"))
         pos = 0
         for cmd, v in zip(pairs, pairs):  # a trailing "" (after the last pipe) pairs with nothing
@@ -585,12 +631,11 @@ class _LinTransformer(Transformer):
                     span = _span_at(line, col + at)
             else:
                 span = Span(line, col + at)
-            if kind == _PC and p.claim is not None:
-                # Law 68: a claim ends the play; a card after it is reported, not played
-                p.after_claim.append(span)
-                claim_last = False
-                continue
             if kind == _PC:
+                if claimed:  # Law 68: a claim ends the play; a card after it is reported, not played
+                    p.after_claim.append(span)
+                    claim_last = False
+                    continue
                 card = card_text.get(v)
                 if card is None:
                     try:
@@ -627,7 +672,7 @@ class _LinTransformer(Transformer):
                 tricks = _int(v)
                 if tricks is not None and tricks <= 13:
                     p.claim = tricks
-                    claim_last = True
+                    claimed = claim_last = True
                 else:
                     p.problems.append(_bad("mc", v.strip(), "not a number of tricks from 0 to 13", span))
             elif kind == _NT:
@@ -636,6 +681,7 @@ class _LinTransformer(Transformer):
                 p.claim_last = claim_last
                 _undo(p, v, span)
                 last_call, claim_last = p.last_call, p.claim_last
+                claimed = p.claim is not None
         p.last_call, p.claim_last = last_call, claim_last
         return p
 
@@ -1167,7 +1213,12 @@ def _carrier(line: str) -> tuple[str, int] | None:
     return " ".join(_decode_lin(text) for text, _ in found), found[0][1] + 1
 
 
-def _tokens(lines: Iterable[str]) -> Iterator[Token]:
+#: The type of the token :func:`_tokens` yields when a pair cut by line ends grows past the
+#: size limit (its text is dropped): the record holding it is over the limit.
+_TOO_BIG = "TOO_BIG"
+
+
+def _tokens(lines: Iterable[str], max_chars: int | None = None) -> Iterator[Token]:
     """Tokens of the whole input, lazily, with absolute positions.
 
     ``line``/``column`` are file positions (1-based), ``start_pos`` the
@@ -1176,14 +1227,29 @@ def _tokens(lines: Iterable[str]) -> Iterator[Token]:
     of input it is yielded as it is (the record reports F003).  A run of
     JUNK and PIPE tokens with nothing between is one token (JUNK if it has
     any text, else PIPE).
+
+    A cut pair whose lines come to more than ``max_chars`` characters is not
+    held further: its first line's token is yielded as it is, then an empty
+    :data:`_TOO_BIG` token at its position; the lines up to its closing
+    ``|`` are dropped and the lexing goes on after that pipe.
     """
     lex = _scanner().lex
+    limit = max_chars if max_chars is not None else 1 << 62
     carry: Token | None = None  # a pair still waiting for its closing pipe
     junk: Token | None = None  # a run of JUNK/PIPE tokens not yet yielded
     pending: list[str] = []  # its text: the token, then the lines that followed it
+    held = 0  # characters in ``pending``
+    dropping = False  # a cut pair went over the limit: skip to its closing pipe
     offset = 0
     for line_no, line in enumerate(lines, 1):
-        if carry is None:
+        if dropping:
+            j = line.find("|")
+            if j < 0:
+                offset += len(line) + 1
+                continue
+            dropping = False
+            text, base_line, base_col, base_off = line[j + 1 :], line_no, j + 2, offset + j + 1
+        elif carry is None:
             if not line or line.isspace():
                 offset += len(line) + 1
                 continue
@@ -1194,7 +1260,12 @@ def _tokens(lines: Iterable[str]) -> Iterator[Token]:
                 base_off += base_col - 1
         elif "|" not in line:  # cannot close the pair: keep it without re-lexing (stays linear)
             pending.append(line)
+            held += len(line) + 1
             offset += len(line) + 1
+            if held > limit:
+                yield carry
+                yield Token.new_borrow_pos(_TOO_BIG, "", carry)
+                carry, pending, dropping = None, [], True
             continue
         else:
             pending.append(line)
@@ -1220,7 +1291,7 @@ def _tokens(lines: Iterable[str]) -> Iterator[Token]:
                 yield junk
                 junk = None
             if tok.count("|") & 1:  # its last pair has no closing pipe (only the text's last token can)
-                carry, pending = tok, [tok]
+                carry, pending, held = tok, [tok], len(tok)
             else:
                 yield tok
     if junk is not None:
@@ -1274,7 +1345,9 @@ def _makes_a_record(tokens: list[Token]) -> bool:
     return False
 
 
-def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic]) -> Iterator[Board]:
+def parse_lin(
+    lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic], max_board_chars: int | None = None
+) -> Iterator[Board]:
     """Read LIN records (lin.md §1-§10), one Board per record, streaming.
 
     :param lines: decoded text lines WITHOUT line ends, line 1 first (the
@@ -1285,6 +1358,15 @@ def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
         in the header, bad ``vg`` fields, unreadable ``rs`` entries, unknown
         header commands (F003, T101, F007; positions are file line and
         column).
+    :param max_board_chars: the largest record read, in characters from the
+        start of its first pair to the end of its last one
+        (:attr:`handrec.io.Limits.max_board_bytes`), or None for no limit.
+        A larger record is not held past the limit nor parsed: its pairs are
+        dropped as they come (the framing still follows them) and it is
+        yielded as a Board with only its origin and an F016 error at its
+        first line.  Pairs before the first ``md`` count with record 1 in a
+        file without ``qx``; a header (pairs before the first ``qx``) over
+        the limit is not read and gets a file-level F016.
     :returns: an iterator of Boards in file order; ``Origin.index`` is the
         0-based record ordinal.  Only the current record's pairs are held.
 
@@ -1302,19 +1384,35 @@ def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
     header = _Header()
     index = 0
 
+    limit = max_board_chars if max_board_chars is not None else 1 << 62
+
     def build(tokens: list[Token]) -> Board:
         first = tokens[0]
         origin = Origin(path, line=first.line, offset=first.start_pos, index=index, format="lin")
+        if first.type == _TOO_BIG:
+            return Board(origin, diagnostics=(make("F016", origin, None, line=first.line, limit=max_board_chars),))
         return _board(_parse_tokens(tokens, first.line), header, origin)
 
     def read_header(tokens: list[Token]) -> _Header:
+        first = tokens[0]
+        if first.type == _TOO_BIG:
+            file_diagnostics.append(
+                make("F016", None, Span(first.line, 0), path=path, line=first.line, limit=max_board_chars)
+            )
+            return _Header()
         parts = _parse_tokens(tokens, 1)
         h = _read_header(parts, path, file_diagnostics)
         file_diagnostics.extend(make(c, None, s, path=path, **a) for c, s, a in parts.problems)
         return h
 
-    for tok in _tokens(lines):
+    for tok in _tokens(lines, max_board_chars):
         kind = tok.type
+        if kind == _TOO_BIG:  # a pair cut by line ends went over the limit
+            if cur is not None:
+                cur = _too_big(cur)
+            else:
+                preamble = _too_big(preamble)
+            continue
         if kind == "VG" and cur is not None:
             # a vugraph header after records: a new segment with its own header (§2.3)
             split = _lead_in_start(cur)
@@ -1344,7 +1442,7 @@ def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
             if cur is None:
                 # no qx: the preamble gives the header values AND is record 1's start; a
                 # pn/pw of one table written just before the md is record 1's own (§8.2)
-                if preamble:
+                if preamble and preamble[0].type != _TOO_BIG:
                     split = _lead_in_start(preamble)
                     lists = [t for t in preamble[split:] if t.type in ("PN", "PW") and t.count(",") > 3]
                     header_tokens = preamble[:split] + lists
@@ -1367,6 +1465,21 @@ def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
             cur.append(tok)
         else:
             preamble.append(tok)
+        # the size limit: a record over it is held as a _TOO_BIG token standing for its
+        # first pair, then only the pn/pw/st pairs that may open the next record (once
+        # these go over the limit, the next record will too: its first pair is enough)
+        held = cur if cur is not None else preamble
+        first = held[0]
+        if first.type == _TOO_BIG:
+            if kind not in _LEAD_IN:
+                del held[1:]
+            elif tok.start_pos + len(tok) - held[1].start_pos > limit:
+                del held[2:]
+        elif tok.start_pos + len(tok) - first.start_pos > limit:
+            if cur is not None:
+                cur = _too_big(cur)
+            else:
+                preamble = _too_big(preamble)
 
     if cur is not None:
         yield build(cur)
@@ -1375,6 +1488,12 @@ def parse_lin(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
             yield build(preamble)  # a record with no md/qx: still a record
         else:
             read_header(preamble)
+
+
+def _too_big(held: list[Token]) -> list[Token]:
+    """The record being read (or the pairs before the first record) went over the size
+    limit: a one-token list standing for it, at its first pair's position."""
+    return [Token.new_borrow_pos(_TOO_BIG, "", held[0])]
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")

@@ -7,10 +7,13 @@ Three stages (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
    in column 1 outside a brace comment, PBN 2.1 §2.4) belong to no game and never end one:
    inside a game they are blanked so that line numbers stay right.  A block with nothing
    but comments is not a game.
-2. **Parsing** (``grammars/pbn.lark``): one tree-less Lark LALR parser per process with the
-   contextual lexer; the Transformer :class:`_PbnTransformer` is passed to the constructor.
-   Tokens are large (a run of tag pairs, a run of section lines, a comment) because Lark
-   costs microseconds per token; callbacks split them and compute every item's position.
+2. **Parsing** (``grammars/pbn.lark``): one tree-less Lark LALR parser per process; the
+   Transformer :class:`_PbnTransformer` is passed to the constructor.  The tokens come from
+   :class:`_Scanner`, the grammar's terminals as one compiled regex (every parser state
+   accepts every terminal, so this is what Lark's contextual lexer does, at a third of
+   its cost).  Tokens are large (a run of tag pairs, a run of section lines, a comment)
+   because Lark costs microseconds per token; callbacks split them and compute every
+   item's position.
 3. **Building** (:class:`_BoardBuilder`): ``#``/``##`` tag inheritance across the games of
    one file (PBN 2.1 §4.8), typed values (Board, Dealer, Vulnerable, Deal, Contract,
    Declarer, Result), the auction (PBN 2.1 §3.5) and the play turned from PBN's seat order
@@ -39,7 +42,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer
 
 from handrec._resources import grammar_text
 from handrec.diagnostics import Diagnostic, make
@@ -91,7 +94,9 @@ _Issue = tuple[str, Span | None, dict[str, Any]]
 # =========================================================================================
 
 
-def parse_pbn(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic]) -> Iterator[Board]:
+def parse_pbn(
+    lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic], max_board_chars: int | None = None
+) -> Iterator[Board]:
     """Read PBN games from decoded text lines, yielding one :class:`Board` per game.
 
     :param lines: the file's lines, line 1 first, decoded, without line ends (the caller
@@ -106,6 +111,12 @@ def parse_pbn(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
         character offset (line ends counted as one character) and the 0-based game index.
         ``#``/``##`` inheritance (PBN 2.1 §4.8) carries across the games of one call.
 
+    :param max_board_chars: the largest game read, in characters (its lines joined by line
+        ends; :attr:`handrec.io.Limits.max_board_bytes`), or None for no limit.  A
+        larger game is not kept in memory past the limit nor parsed: it is yielded as a
+        Board with only its origin and an F016 error at its first line, and the reading
+        goes on at the next game.
+
     Never raises on bad input: syntax errors become F003 diagnostics at the fault's
     position, and every framed game is yielded.
     """
@@ -113,7 +124,7 @@ def parse_pbn(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
     parser = _parser()
     index = 0
     state = _FrameState()
-    for first_line, offset, text, open_comment in _frame(lines, state):
+    for first_line, offset, text, open_comment in _frame(lines, state, max_board_chars):
         if state.events:
             for code, line, column, detail in state.events:
                 args = {"detail": detail} if code == "F020" else {"length": detail}
@@ -125,9 +136,14 @@ def parse_pbn(lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic
             file_diagnostics.append(make("F005", None, Span(*open_comment), path=path))
             if text is None:  # the open comment is all there is
                 continue
-            text += "}"  # close it, so the rest of the game reads as one comment
+            if text is not _TOO_BIG:
+                text += "}"  # close it, so the rest of the game reads as one comment
         origin = Origin(path, first_line, offset, index, "pbn")
         index += 1
+        if text is _TOO_BIG:
+            d = make("F016", origin, None, line=first_line, limit=max_board_chars)
+            yield Board(origin, diagnostics=(d,))
+            continue
         yield builder.build_safely(parser, text, origin)
     for code, line, column, detail in state.events:
         args = {"detail": detail} if code == "F020" else {"length": detail}
@@ -197,8 +213,31 @@ class _FrameState:
         self.events: list[tuple[str, int, int, Any]] = []
 
 
+#: The ``text`` :func:`_frame` gives for a game over the size limit (its text was dropped).
+_TOO_BIG: Any = "<game over the size limit>"
+
+
+class _Dropped:
+    """Stands in for the line buffer of a game over the size limit: counts the lines given
+    to :meth:`append` and keeps none (after ``% EXPORT`` it checks each one as it goes)."""
+
+    __slots__ = ("lineno", "state")
+
+    def __init__(self, lineno: int, state: _FrameState) -> None:
+        self.lineno = lineno  # the file line of the next line appended
+        self.state = state
+
+    def append(self, line: str) -> None:
+        if self.state.export:
+            _line_faults([line], self.lineno, self.state.events)
+        self.lineno += 1
+
+    def __bool__(self) -> bool:
+        return True  # a game is open
+
+
 def _frame(
-    lines: Iterable[str], state: _FrameState | None = None
+    lines: Iterable[str], state: _FrameState | None = None, max_chars: int | None = None
 ) -> Iterator[tuple[int, int, str | None, tuple[int, int] | None]]:
     """Split a line stream into game blocks.
 
@@ -209,6 +248,10 @@ def _frame(
         ``{``, else None.  A last block that is only an unclosed comment is yielded with
         ``text`` None (no game, but the fault must be reported).
 
+    A game whose text (its lines joined by line ends) comes to more than ``max_chars``
+    characters is not kept: its lines are dropped as they come (the framing still follows
+    them, to find where the game ends) and it is yielded with ``text`` :data:`_TOO_BIG`.
+
     With ``state``, escape lines ``% PBN x.y`` and ``% EXPORT`` are noted in it, and after
     ``% EXPORT`` each line is checked for tabs, length (255 with CR LF) and separators
     that are not empty (export format, PBN 2.1 §2.3, §3).
@@ -217,7 +260,8 @@ def _frame(
         state = _FrameState()
     events = state.events
     export = state.export
-    buf: list[str] = []
+    limit = max_chars + 1 if max_chars is not None else 1 << 62  # the text and one line end
+    buf: list[str] | _Dropped = []
     first_line = 0
     first_offset = 0
     content = False  # the block has something besides comments (so it is a game)
@@ -231,6 +275,8 @@ def _frame(
         offset += len(line) + 1
         if in_comment:
             buf.append(line)
+            if offset - first_offset > limit and type(buf) is list:
+                buf = _drop(buf, first_line, lineno, state)
             j = line.find("}")
             if j < 0:
                 continue
@@ -240,7 +286,8 @@ def _frame(
             if k >= 0:
                 in_comment, comment_at = True, (lineno, k + 1)
             continue
-        if line[:1] == "%":  # escape line (PBN 2.1 §2.4)
+        c0 = line[:1]
+        if c0 == "%":  # escape line (PBN 2.1 §2.4)
             if export:
                 _line_faults([line], lineno, events)
             if buf:
@@ -252,21 +299,24 @@ def _frame(
                 if m is not None:
                     state.version = (int(m.group(1)), int(m.group(2)))
             continue
-        if not line or line.isspace():  # semi-empty line: end of a game
-            if buf and export:
+        # semi-empty line: end of a game (a line starting with printable ASCII is none)
+        if (c0 < "!" or c0 > "~") and (not line or line.isspace()):
+            if buf and export and type(buf) is list:
                 _line_faults(buf, first_line, events)
             if line and export:
                 _line_faults([line], lineno, events)
                 events.append(("F020", lineno, 1, "a game separator line holds spaces or tabs (not empty)"))
             if buf:
                 if content:
-                    yield first_line, first_offset, "\n".join(buf), None
+                    yield first_line, first_offset, "\n".join(buf) if type(buf) is list else _TOO_BIG, None
                 buf = []
                 content = False
             continue
         if not buf:
             first_line, first_offset = lineno, here
         buf.append(line)
+        if offset - first_offset > limit and type(buf) is list:
+            buf = _drop(buf, first_line, lineno, state)
         if "{" in line:
             k, c = _scan(line, 0)
             content = content or c
@@ -274,12 +324,21 @@ def _frame(
                 in_comment, comment_at = True, (lineno, k + 1)
         elif not content:
             content = line.lstrip()[:1] != ";"
-    if buf and export:
+    if buf and export and type(buf) is list:
         _line_faults(buf, first_line, events)
     if buf and content:
-        yield first_line, first_offset, "\n".join(buf), comment_at if in_comment else None
+        text = "\n".join(buf) if type(buf) is list else _TOO_BIG
+        yield first_line, first_offset, text, comment_at if in_comment else None
     elif in_comment:
         yield first_line, first_offset, None, comment_at
+
+
+def _drop(buf: list[str], first_line: int, lineno: int, state: _FrameState) -> _Dropped:
+    """Give up the lines of a game that went over the size limit at file line ``lineno``
+    (after checking them for the export format, as at the end of a game)."""
+    if state.export:
+        _line_faults(buf, first_line, state.events)
+    return _Dropped(lineno + 1, state)
 
 
 def _line_faults(lines: list[str], first: int, events: list[tuple[str, int, int, Any]]) -> None:
@@ -556,55 +615,99 @@ class _PbnTransformer(Transformer):
         return _add_comment(sec, tok)
 
 
-_PARSER: Lark | None = None
+class _TokenListLexer(Lexer):
+    """Pass-through lexer: the "text" given to ``parse`` is the list of a game's tokens."""
+
+    def __init__(self, lexer_conf: Any) -> None:
+        pass
+
+    def lex(self, data: list[Token]) -> Iterator[Token]:  # type: ignore[override]
+        return iter(data)
 
 
-def _parser() -> Lark:
-    """The process-wide PBN game parser, built on first use."""
+class _Scanner:
+    """The lexer of ``grammars/pbn.lark``: its terminals as one compiled regex.
+
+    It matches as Lark's lexer does (the terminals in Lark's order: priority, then width;
+    the first alternative that matches wins; ``%ignore`` terminals are skipped) and gives
+    the same tokens with the same positions (``line``, ``column``, ``start_pos``,
+    ``end_pos``).  Every state of the grammar's parser accepts every terminal, so Lark's
+    contextual lexer would use this same set everywhere.
+    """
+
+    def __init__(self, grammar: str) -> None:
+        lark = Lark(grammar, parser=None, lexer="basic")
+        terms = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+        self.match = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)).match
+        self.ignore = frozenset(lark.ignore_tokens)
+
+    def scan(self, text: str, errors: list[_Issue]) -> list[Token]:
+        """The tokens of one game.  Where no terminal matches (an unterminated string, a
+        ``[`` that starts no tag pair), an F003 goes to ``errors`` at that position and the
+        rest of the line is skipped."""
+        match, ignore = self.match, self.ignore
+        out = []
+        pos, end = 0, len(text)
+        line, line_start = 1, 0
+        while pos < end:
+            m = match(text, pos)
+            if m is None:
+                eol = text.find("\n", pos)
+                if eol < 0:
+                    eol = end
+                errors.append(("F003", _span(line, pos - line_start + 1), {"detail": _cannot_read(text[pos:eol])}))
+                pos = max(eol, pos + 1)
+                continue
+            stop = m.end()
+            kind = m.lastgroup
+            if kind not in ignore:
+                tok = Token(kind, m.group(), pos, line, pos - line_start + 1)  # type: ignore[arg-type]
+                tok.end_pos = stop
+                out.append(tok)
+            nl = text.count("\n", pos, stop)
+            if nl:
+                line += nl
+                line_start = text.rindex("\n", pos, stop) + 1
+            pos = stop
+        return out
+
+
+def _cannot_read(bad: str) -> str:
+    """The F003 detail for text where no token starts (up to the end of its line)."""
+    bad = bad.rstrip()
+    if bad[:1] == "[":
+        what = "a tag pair (unterminated string or missing ']')"
+    elif '"' in bad:
+        what = "an unterminated string"
+    else:
+        what = repr(bad[:30])
+    return f"cannot read {what}; rest of line skipped"
+
+
+_PARSER: tuple[Lark, _Scanner] | None = None
+
+
+def _parser() -> tuple[Lark, _Scanner]:
+    """The process-wide PBN game parser and its scanner, built on first use."""
     global _PARSER
     if _PARSER is None:
-        _PARSER = Lark(
-            grammar_text("pbn"),
-            parser="lalr",
-            lexer="contextual",
-            transformer=_PbnTransformer(),
-        )
+        grammar = grammar_text("pbn")
+        lalr = Lark(grammar, parser="lalr", lexer=_TokenListLexer, transformer=_PbnTransformer())
+        _PARSER = (lalr, _Scanner(grammar))
     return _PARSER
 
 
-def _parse_block(parser: Lark, text: str) -> tuple[list[_Section], list[_Issue]]:
+def _parse_block(parser: tuple[Lark, _Scanner], text: str) -> tuple[list[_Section], list[_Issue]]:
     """Run the parser over one game's text.
 
     :returns: the sections and the syntax errors found: F003 at the block-relative
         position of a character no token can start with; the rest of that line is skipped
         and parsing goes on.
     """
+    lalr, scanner = parser
     errors: list[_Issue] = []
-
-    def on_error(e: UnexpectedInput) -> bool:
-        if isinstance(e, UnexpectedCharacters):
-            state = e.interactive_parser.lexer_thread.state
-            src = state.text.text
-            p = state.line_ctr.char_pos
-            eol = src.find("\n", p)
-            if eol < 0:
-                eol = len(src)
-            bad = src[p:eol].rstrip()
-            if bad[:1] == "[":
-                what = "a tag pair (unterminated string or missing ']')"
-            elif '"' in bad:
-                what = "an unterminated string"
-            else:
-                what = repr(bad[:30])
-            errors.append(("F003", _span(e.line, e.column), {"detail": f"cannot read {what}; rest of line skipped"}))
-            state.line_ctr.feed(src[p : max(eol, p + 1)])
-            return True
-        if isinstance(e, UnexpectedToken):  # pragma: no cover - the grammar accepts any order
-            errors.append(("F003", _span(e.line, e.column), {"detail": f"unexpected {e.token!r}"}))
-            return True
-        return False  # pragma: no cover
-
-    return parser.parse(text, on_error=on_error), errors
+    tokens = scanner.scan(text, errors)
+    return lalr.parse(tokens), errors  # type: ignore[arg-type,return-value]
 
 
 # =========================================================================================
@@ -672,7 +775,7 @@ class _BoardBuilder:
         self.export = False  # the file said "% EXPORT" (PBN 2.1 §2.4): check export rules
         self.version: tuple[int, int] | None = None  # from "% PBN <major>.<minor>"
 
-    def build_safely(self, parser: Lark, text: str, origin: Origin) -> Board:
+    def build_safely(self, parser: tuple[Lark, _Scanner], text: str, origin: Origin) -> Board:
         """Parse and build one board; an unexpected failure becomes an F003 diagnostic."""
         try:
             sections, errors = _parse_block(parser, text)
@@ -927,24 +1030,48 @@ _card_at = ALL_CARDS.__getitem__
 _HAND_FIELDS_OK = [f.name for f in dataclasses.fields(Hand)] == ["cards"]
 
 
+#: Per suit in hand order (spades, hearts, diamonds, clubs): the text of a suit's ranks to
+#: its cards high to low, for texts already read (a file repeats the same holdings).
+_RUNS: tuple[dict[str, tuple[Card, ...]], ...] = ({}, {}, {}, {})
+
+
+def _suit_run(k: int, ranks: str) -> tuple[Card, ...] | None:
+    """The cards of ranks text ``ranks`` in suit ``k`` of hand order, high to low; None for
+    a character that is no rank, or a repeated rank.  Remembered in :data:`_RUNS`."""
+    base = _SUIT_BASE[k]
+    idx = []
+    for ch in ranks:
+        r = _RANK_INDEX.get(ch)
+        if r is None:
+            return None
+        idx.append(base + r)
+    if len(set(idx)) != len(idx):
+        return None
+    idx.sort(reverse=True)  # Card.index descending = high to low
+    run = tuple(map(_card_at, idx))
+    runs = _RUNS[k]
+    if len(runs) >= 20_000:
+        runs.clear()
+    runs[ranks] = run
+    return run
+
+
 def _fast_hand(text: str) -> Hand | None:
     """PBN hand notation to a Hand, or None when the model's :meth:`Hand.parse` must read
     it (``10``, bad ranks, repeated cards: it then gives the error message)."""
     suits = text.split(".")
     if len(suits) != 4:
         return None
-    rank_index = _RANK_INDEX
-    idx: list[int] = []
-    for base, ranks in zip(_SUIT_BASE, suits):
-        for ch in ranks:
-            r = rank_index.get(ch)
-            if r is None:
-                return None
-            idx.append(base + r)
-    if len(set(idx)) != len(idx):
-        return None
-    idx.sort(reverse=True)  # Card.index descending = spades first, high to low
-    cards = tuple(map(_card_at, idx))
+    s, h, d, c = suits
+    r0, r1, r2, r3 = _RUNS
+    try:
+        cards = r0[s] + r1[h] + r2[d] + r3[c]
+    except KeyError:
+        runs = [r0.get(s) or _suit_run(0, s), r1.get(h) or _suit_run(1, h), r2.get(d) or _suit_run(2, d)]
+        runs.append(r3.get(c) or _suit_run(3, c))
+        if None in runs:
+            return None
+        cards = runs[0] + runs[1] + runs[2] + runs[3]  # type: ignore[operator]
     if not _HAND_FIELDS_OK:  # pragma: no cover - only if model.Hand changes
         return Hand(cards)
     hand = object.__new__(Hand)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+from typing import Any
 
 import pytest
 from lark import Lark
@@ -178,8 +179,63 @@ def test_grammar_has_no_lalr_conflicts(caplog: pytest.LogCaptureFixture) -> None
 
 def test_parser_is_built_once_and_builds_no_tree() -> None:
     assert pbn._parser() is pbn._parser()
-    sections = pbn._parser().parse('[Board "1"]\n[Auction "N"]\nPass\n')
+    sections, errors = pbn._parse_block(pbn._parser(), '[Board "1"]\n[Auction "N"]\nPass\n')
     assert [s.kind for s in sections] == [pbn._LEAD, pbn._TAGS, pbn._AUCTION]
+    assert errors == []
+
+
+def _with_larks_lexer(text: str) -> tuple[list[pbn._Section], list[tuple]]:
+    """:func:`pbn._parse_block` as it was with Lark's contextual lexer (the reference)."""
+    lark = _with_larks_lexer.__dict__.get("lark")
+    if lark is None:
+        lark = Lark(grammar_text("pbn"), parser="lalr", lexer="contextual", transformer=pbn._PbnTransformer())
+        _with_larks_lexer.lark = lark  # type: ignore[attr-defined]
+    errors: list[tuple] = []
+
+    def on_error(e: Any) -> bool:
+        state = e.interactive_parser.lexer_thread.state
+        src, p = state.text.text, state.line_ctr.char_pos
+        eol = src.find("\n", p)
+        eol = len(src) if eol < 0 else eol
+        errors.append(("F003", pbn._span(e.line, e.column), {"detail": pbn._cannot_read(src[p:eol])}))
+        state.line_ctr.feed(src[p : max(eol, p + 1)])
+        return True
+
+    return lark.parse(text, on_error=on_error), errors
+
+
+def _sections(sections: list[pbn._Section]) -> list[tuple]:
+    def tok(t: Any) -> Any:
+        return None if t is None else (t.type, str(t), t.line, t.column, t.start_pos, t.end_pos)
+
+    return [
+        (s.kind, s.tags, s.elements, s.comments, s.comment_at, s.issues, [tok(r) for r in s.rows], tok(s.raw))
+        for s in sections
+    ]
+
+
+def test_every_parser_state_accepts_every_terminal() -> None:
+    """What lets one regex of all the terminals (pbn._Scanner) stand for the contextual lexer."""
+    lark = Lark(grammar_text("pbn"), parser="lalr", lexer="contextual")
+    names = {t.name for t in lark.terminals}
+    lexers = lark.parser.lexer.lexers  # type: ignore[union-attr]
+    assert lexers and all(set(lx.terminals_by_name) == names for lx in lexers.values())
+
+
+def test_scanner_reads_as_larks_own_lexer() -> None:
+    """The scanner gives what Lark's contextual lexer gave, faults and positions included."""
+    rng = random.Random(3)
+    alphabet = '[]{};"\\%=$!?*+-^ \n\tNSEWP1X'
+    texts = [EXAMPLE, '[Board "1"]\n"open\n[Bad tag\n{c}\n;x\nAP', '  x [ "y\n  [A "1"]\n[Play "N"]\nSA {x} H2']
+    for _ in range(150):
+        chars = list(EXAMPLE)
+        for _ in range(rng.randint(1, 12)):
+            chars.insert(rng.randrange(len(chars)), rng.choice(alphabet))
+        texts.append("".join(chars))
+    for text in texts:
+        got, got_errors = pbn._parse_block(pbn._parser(), text)
+        want, want_errors = _with_larks_lexer(text)
+        assert (_sections(got), got_errors) == (_sections(want), want_errors), text
     with pytest.raises(RuntimeError, match="no callback"):
         pbn._PbnTransformer().__default__("stray_rule", [], None)
 
