@@ -57,6 +57,54 @@ def _main(
 
 
 PathsArg = Annotated[list[Path], typer.Argument(help="PBN or LIN files, or folders (searched recursively).")]
+_SIZES = "a size: 4096, 512K, 16M, 1G"
+MemberSize = Annotated[
+    str, typer.Option("--max-member-size", help=f"Largest archive member or compressed file, decompressed ({_SIZES}).")
+]
+ArchiveSize = Annotated[
+    str, typer.Option("--max-archive-size", help=f"Largest archive, all members decompressed ({_SIZES}).")
+]
+FileSize = Annotated[str, typer.Option("--max-file-size", help=f"Largest plain file read (F010; {_SIZES}).")]
+LineSize = Annotated[
+    str, typer.Option("--max-line-size", help=f"Longest line read; longer ones are cut there (F013; {_SIZES}).")
+]
+BoardSize = Annotated[
+    str,
+    typer.Option(
+        "--max-board-size",
+        help=f"Largest board (PBN game, LIN deal) parsed; larger ones are reported (F016; {_SIZES}).",
+    ),
+]
+
+
+def _limits(member: str, archive: str, file: str, line: str, board: str):
+    """:class:`handrec.io.Limits` from the size options; a bad or zero size ends the command (exit 2)."""
+    from handrec.io import Limits, parse_size
+
+    values = []
+    for option, text in (
+        ("--max-member-size", member),
+        ("--max-archive-size", archive),
+        ("--max-file-size", file),
+        ("--max-line-size", line),
+        ("--max-board-size", board),
+    ):
+        try:
+            n = parse_size(text)
+        except ValueError as e:
+            typer.echo(f"handrec: {option}: {e}", err=True)
+            raise typer.Exit(2) from None
+        if n < 1:
+            typer.echo(f"handrec: {option} must be at least 1 byte, not {text!r}", err=True)
+            raise typer.Exit(2)
+        values.append(n)
+    return Limits(
+        member_bytes=values[0],
+        archive_bytes=values[1],
+        max_file_bytes=values[2],
+        max_line_bytes=values[3],
+        max_board_bytes=values[4],
+    )
 
 
 def _unreadable(code: str) -> bool:
@@ -105,14 +153,11 @@ def validate(
     max_errors: Annotated[
         int | None, typer.Option("--max-errors", min=1, help="Stop after N errors (huge archives).")
     ] = None,
-    max_line_size: Annotated[
-        str, typer.Option("--max-line-size", help="Longest line read; longer ones are cut there (F013).")
-    ] = "1M",
-    max_file_size: Annotated[str, typer.Option("--max-file-size", help="Largest plain file read (F010).")] = "4G",
-    max_board_size: Annotated[
-        str,
-        typer.Option("--max-board-size", help="Largest board (PBN game, LIN deal) parsed; larger ones are reported."),
-    ] = "16M",
+    max_line_size: LineSize = "1M",
+    max_file_size: FileSize = "4G",
+    max_board_size: BoardSize = "16M",
+    max_member_size: MemberSize = "1G",
+    max_archive_size: ArchiveSize = "4G",
     dd: Annotated[
         bool,
         typer.Option(
@@ -134,7 +179,6 @@ def validate(
     """
     from handrec.check_scores import EventChecker
     from handrec.diagnostics import make
-    from handrec.io import Limits, parse_size
     from handrec.reader import iter_inputs, read_input
     from handrec.validator import analyse
 
@@ -146,15 +190,7 @@ def validate(
                 "handrec: --dd needs the double-dummy solver: pip install 'handrec[dd]' (adds endplay)", err=True
             )
             raise typer.Exit(2)
-    try:
-        limits = Limits(
-            max_line_bytes=parse_size(max_line_size),
-            max_file_bytes=parse_size(max_file_size),
-            max_board_bytes=parse_size(max_board_size),
-        )
-    except ValueError as e:
-        typer.echo(f"handrec: {e}", err=True)
-        raise typer.Exit(2) from None
+    limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
     stop_at = 1 if fail_fast else max_errors
     files = boards = errors = warns = 0
     unreadable = False
@@ -174,9 +210,11 @@ def validate(
             warns += 1
         if _unreadable(d.code):
             unreadable = True
+        if not (d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info):
+            return  # counted, not shown
         if format is DiagFormat.json:
             all_diags.append(d.to_dict())
-        elif d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info:
+        else:
             out.write(_printable(str(d)) + "\n")
 
     def stopped() -> bool:
@@ -256,20 +294,11 @@ def convert(
     force: Annotated[
         bool, typer.Option("--force", help="Re-read every input, also those unchanged since DIR was written.")
     ] = False,
-    max_member_size: Annotated[
-        str, typer.Option("--max-member-size", help="Largest archive member or compressed file, decompressed.")
-    ] = "1G",
-    max_archive_size: Annotated[
-        str, typer.Option("--max-archive-size", help="Largest archive, all members decompressed.")
-    ] = "4G",
-    max_file_size: Annotated[str, typer.Option("--max-file-size", help="Largest plain file read (F010).")] = "4G",
-    max_line_size: Annotated[
-        str, typer.Option("--max-line-size", help="Longest line read; longer ones are cut there (F013).")
-    ] = "1M",
-    max_board_size: Annotated[
-        str,
-        typer.Option("--max-board-size", help="Largest board (PBN game, LIN deal) parsed; larger ones are reported."),
-    ] = "16M",
+    max_member_size: MemberSize = "1G",
+    max_archive_size: ArchiveSize = "4G",
+    max_file_size: FileSize = "4G",
+    max_line_size: LineSize = "1M",
+    max_board_size: BoardSize = "16M",
     engine: Annotated[
         Engine, typer.Option("--engine", help="Where the work runs: this machine, or a Dask cluster (handrec[dask]).")
     ] = Engine.local,
@@ -301,21 +330,10 @@ def convert(
     """
     import time
 
-    from handrec.io import Limits, parse_size
     from handrec.store import ConvertProgress
     from handrec.store import convert as do_convert
 
-    try:
-        limits = Limits(
-            member_bytes=parse_size(max_member_size),
-            archive_bytes=parse_size(max_archive_size),
-            max_file_bytes=parse_size(max_file_size),
-            max_line_bytes=parse_size(max_line_size),
-            max_board_bytes=parse_size(max_board_size),
-        )
-    except ValueError as e:
-        typer.echo(f"handrec: {e}", err=True)
-        raise typer.Exit(2) from None
+    limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
     show = not quiet and sys.stderr.isatty()
     bar: dict = {}
     started = time.monotonic()

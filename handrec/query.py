@@ -194,6 +194,9 @@ def _functions(con: duckdb.DuckDBPyConnection) -> None:
 
 def _lock(con: duckdb.DuckDBPyConnection, allow_external: bool) -> None:
     if not allow_external:
+        # DuckDB lets a locked connection reach its spill folder (default ./.tmp): no spill folder at all
+        if con.execute("SELECT current_setting('temp_directory')").fetchone() != ("",):
+            con.execute("SET temp_directory=''")
         con.execute("SET enable_external_access=false")
         con.execute("SET lock_configuration=true")
 
@@ -318,7 +321,7 @@ def connect_db(db: str | os.PathLike[str], *, allow_external: bool = False) -> d
             f"{db}: written for dataset schema {state.get('schema_version')}, this handrec reads {SCHEMA_VERSION}; "
             f"rebuild it with 'handrec query DIR SQL --db {db}'"
         )
-    config = {} if allow_external else {"enable_external_access": False}
+    config = {} if allow_external else {"enable_external_access": False, "temp_directory": ""}
     try:
         con = duckdb.connect(str(db), read_only=True, config=config)
     except duckdb.Error as e:

@@ -854,10 +854,11 @@ class _BoardBuilder:
         t = first.get("Board")
         if t is not None:
             v = t.value.strip()
-            if v.isascii() and v.isdigit():
+            if v.isascii() and v.isdigit() and len(v) <= 9:  # 999,999,999 at most: the int32 of Parquet
                 number = int(v)
             if (number is None or number < 1) and v not in _UNKNOWN and t.span is not None:
-                issues.append(("T121", t.span, {"tag": "Board", "value": t.value, "expected": "a positive integer"}))
+                expected = "a positive integer of at most 9 digits"
+                issues.append(("T121", t.span, {"tag": "Board", "value": t.value, "expected": expected}))
         dealer = _seat_value(first.get("Dealer"), issues)
         vulnerable = None
         t = first.get("Vulnerable")

@@ -388,3 +388,33 @@ def test_control_characters_never_reach_the_terminal(tmp_path: Path) -> None:
         "2 files, 2 boards, 2 errors, 0 warnings",
     ]
     assert "\x1b" not in r.stdout
+
+
+def test_huge_numbers_never_overflow_the_parquet_columns(tmp_path: Path) -> None:
+    """Regression: ``[Board "2147483648"]`` made convert die with ArrowInvalid (int32 column)."""
+    import pyarrow.parquet as pq
+
+    src = tmp_path / "in"
+    src.mkdir()
+    big = "99999999999999999999"
+    (src / "b.pbn").write_text(
+        BASE.replace('[Board "1"]', '[Board "2147483648"]')
+        + f'\n[Event "Club"]\n[Board "{big}"]\n[Score "NS {big}"]\n[Table "{big}"]\n[Round "{big}"]\n',
+        encoding="utf-8",
+    )
+    (src / "b.lin").write_text(f"qx|o{big}|ah|Board {big}|mc|{big}|rs|4SN{big}|\n", encoding="utf-8")
+    r = runner.invoke(app, ["validate", str(src / "b.pbn")])
+    assert r.stdout.splitlines()[0] == (
+        f"{src / 'b.pbn'}:2:1: T121 warning: Board value '2147483648' is not in PBN form: "
+        "a positive integer of at most 9 digits"
+    )
+    out = tmp_path / "ds"
+    r = runner.invoke(app, ["convert", str(src), "-o", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    boards = pq.read_table(out / "boards.parquet").to_pylist()
+    assert [(b["board"], b["board_label"]) for b in boards if b["format"] == "pbn"] == [
+        (None, "2147483648"),
+        (None, big),
+    ]
+    files = pq.read_table(out / "files.parquet").to_pylist()
+    assert sum(f["boards"] for f in files) == len(boards)

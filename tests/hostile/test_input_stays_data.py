@@ -145,3 +145,18 @@ def test_query_cannot_write_into_the_dataset(dataset: Path, tmp_path: Path) -> N
         r = runner.invoke(app, ["query", str(ds), sql])
         assert r.exit_code == 2, (sql, r.output)
     assert {p.name: p.read_bytes() for p in ds.iterdir()} == before
+
+
+@pytest.mark.parametrize("use_db", [False, True])
+def test_query_cannot_reach_duckdbs_spill_folder(dataset: Path, tmp_path: Path, monkeypatch, use_db: bool) -> None:
+    """Regression: DuckDB allows its temp folder (``./.tmp``) even with external access off."""
+    cwd = tmp_path / "cwd"
+    (cwd / ".tmp").mkdir(parents=True)
+    (cwd / ".tmp" / "secret.txt").write_text("secret")
+    monkeypatch.chdir(cwd)
+    db = ["--db", str(tmp_path / "q.duckdb")] if use_db else []
+    for sql in ("SELECT * FROM read_text('.tmp/secret.txt')", "COPY (SELECT 1) TO '.tmp/written.csv'"):
+        r = runner.invoke(app, ["query", str(dataset), sql, *db])
+        assert r.exit_code == 2, (sql, r.output)
+        assert "Permission Error" in r.output and "secret" not in r.stdout
+    assert sorted(p.name for p in (cwd / ".tmp").iterdir()) == ["secret.txt"]

@@ -356,3 +356,53 @@ def test_a_zip_bomb_member_is_not_read(tmp_path: Path) -> None:
         f"{z}!ok.pbn",
         f"{z}!bomb.pbn:0:0: F010 error: archive member exceeds the size limit of 1048576 bytes: not read",
     ]
+
+
+def test_validate_takes_the_archive_limits_as_convert_does(tmp_path: Path) -> None:
+    z = tmp_path / "two.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("small.pbn", BASE)
+        zf.writestr("large.pbn", BASE + "\n" + BASE.replace('[Board "1"]', '[Board "2"]') + "{" + "x" * 4000 + "}\n")
+    r = run("validate", z, "--max-member-size", "3K")
+    assert r.stdout.replace(str(z), "{z}").splitlines() == [
+        "{z}!large.pbn:0:0: F010 error: archive member exceeds the size limit of 3072 bytes: not read",
+        "1 files, 1 boards, 1 errors, 0 warnings",
+    ]
+    assert r.exit_code == 2
+    r = run("validate", z, "--max-archive-size", "1K")
+    assert r.stdout.replace(str(z), "{z}").splitlines() == [
+        "{z}!large.pbn:0:0: F010 error: archive {z} exceeds the size limit of 1024 bytes: this and later members "
+        "not read",
+        "1 files, 1 boards, 1 errors, 0 warnings",
+    ]
+
+
+@pytest.mark.parametrize("command", ["validate", "convert"])
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--max-line-size", "0", "handrec: --max-line-size must be at least 1 byte, not '0'"),
+        ("--max-board-size", "0K", "handrec: --max-board-size must be at least 1 byte, not '0K'"),
+        ("--max-file-size", "lots", "handrec: --max-file-size: not a size: 'lots' (examples: 4096, 512M, 1G)"),
+    ],
+)
+def test_a_zero_or_bad_size_is_a_usage_error(
+    tmp_path: Path, command: str, option: str, value: str, message: str
+) -> None:
+    f = tmp_path / "a.pbn"
+    f.write_text(BASE)
+    extra = ["-o", str(tmp_path / "out")] if command == "convert" else []
+    r = run(command, f, option, value, *extra)
+    assert r.exit_code == 2
+    assert r.stderr == message + "\n"
+
+
+def test_json_output_honours_no_warnings_and_info(tmp_path: Path) -> None:
+    f = tmp_path / "w.pbn"
+    f.write_text(BASE.replace('[Dealer "N"]', '[Dealer "E"]'))  # T103 warning (board 1: N), T106 error (Auction N)
+    import json
+
+    doc = json.loads(run("validate", f, "--format", "json").stdout)
+    assert [d["code"] for d in doc["diagnostics"]] == ["T103", "T106"] and doc["warnings"] == 1
+    doc = json.loads(run("validate", f, "--format", "json", "--no-warnings").stdout)
+    assert [d["code"] for d in doc["diagnostics"]] == ["T106"] and doc["warnings"] == 1  # counted, not listed
