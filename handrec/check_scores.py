@@ -56,6 +56,9 @@ with the file's value and handrec's):
   Percentage_EW; IMP_NS / IMP_EW (Butler or Cross modifiers) against the
   table's own results (the rows, with their Multiplicity), or those of the
   largest table of the same board when this one lists a subset of it.
+  A percentage that follows 100 * (MP + 1/2) / n instead (each result also
+  counted as tying with itself, as the PBN 2.0 reference file does) is the
+  warning S611, not S607.
 * **S608 TotalScoreTable**: Mean* = Total* / NrBoards; the Rank against the
   sorted column; the percentage against TotalMP / NrBoards on the top per
   board that the other rows share; and, when the event's boards are in the
@@ -587,7 +590,7 @@ def _row_fault(
     expected: str,
     note: str = "",
 ) -> None:
-    """S607 (a ScoreTable row) or S608 (a TotalScoreTable row): a claimed element that disagrees."""
+    """S607 (a ScoreTable row), S608 (a TotalScoreTable row) or S611: a claimed element that disagrees."""
     ctx.out.append(
         make(
             code,
@@ -730,14 +733,15 @@ def _check_table_mp(
                 continue
             detail = f"{what} ({scale_text} scale)" if k < 2 else f"100 * MP / top over {what}"
             shown = fmt_number(exact) if k < 2 else fmt_percent(exact)
-            note = ""
             if k >= 2 and e.score_ns is not None:
-                # a known non-standard formula: each result also compared with itself
+                # a known non-standard formula, each result also compared with itself: a warning (S611)
                 own = vals[0] if col == "Percentage_NS" else vals[1]
                 alt = 100 * (own / scale.value + Fraction(1, 2)) / n
                 if agrees(c[0], c[1], alt):
-                    note = f" (the file's figure is 100 * (MP + 1/2) / n = {fmt_percent(alt)})"
-            _row_fault(ctx, "S607", r, v, n_row, col, cell, detail, shown, note)
+                    note = f"100 * (MP + 1/2) / n = {fmt_percent(alt)}"
+                    _row_fault(ctx, "S611", r, v, n_row, col, cell, what, shown, note)
+                    continue
+            _row_fault(ctx, "S607", r, v, n_row, col, cell, detail, shown)
 
 
 def _check_table_imps(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry], trav: Traveller, what: str) -> None:

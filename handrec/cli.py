@@ -300,7 +300,7 @@ def convert(
     max_line_size: LineSize = "1M",
     max_board_size: BoardSize = "16M",
     engine: Annotated[
-        Engine, typer.Option("--engine", help="Where the work runs: this machine, or a Dask cluster (handrec[dask]).")
+        Engine, typer.Option("--engine", help="Where the work runs: this machine, or a Dask cluster (handrec\\[dask]).")
     ] = Engine.local,
     scheduler: Annotated[
         str | None,
@@ -703,8 +703,10 @@ def score(
         ),
     ] = True,
 ) -> None:
-    """Score events: travellers (every result of a board: same Event, board and deal; or the
-    board's ScoreTable) with matchpoints or IMPs, then session totals and rankings of pairs or teams."""
+    """Score events: travellers with matchpoints or IMPs, session totals and rankings.
+
+    A traveller is every result of a board (same Event, board and deal), or the
+    board's ScoreTable; pairs or teams are ranked over the session."""
     from handrec.events import Method, record, render, score_event
     from handrec.reader import iter_inputs, read_input
 

@@ -369,6 +369,13 @@ CODES: dict[str, Code] = {
             "claimed event figures (ScoreMP, ScoreTable...) not checked: the input has more than {limit} boards",
             "handrec (convert memory bound)",
         ),
+        _c(
+            "S611",
+            W,
+            "ScoreTable percentage by another formula",
+            "ScoreTable row {row} {column} {value} is {note}, not 100 * MP / top over {detail} ({expected})",
+            "PBN 2.1 §5.3 (ScoreTable Percentage); bridge-rules.md §8.3",
+        ),
     ]
 }
 

@@ -77,32 +77,30 @@ def test_reference_score_tables_percentages_use_mp_plus_half_over_n(corpus_dir: 
     standard figure by more than the rounding (e.g. +500 twice: the file 99.4,
     ours 153.5 / 154 = 99.68 %; -470 once: the file 0.3, ours 0.00); rows 15-17
     (+100, +90, +50) agree either way.  Verdict: a fault of the file (a
-    non-standard formula), reported as S607 with the formula named.
+    non-standard formula): the warning S611, which names both formulas, not the error S607.
 
     Game 46 repeats the first two rows under ``[ScoreTable "#"]``: a subset of
     game 45's table, checked against it: the same two faults per row.
     """
     boards = require_tables(corpus_dir / "pbn" / "pbn20_reference_score_tables.pbn")
     ds = check_event([record(b) for b in boards])
-    s607 = [d for d in ds if d.code == "S607"]
-    assert all("Percentage_" in d.message and "100 * (MP + 1/2) / n" in d.message for d in s607)
-    rows45 = sorted({int(re.search(r"row (\d+)", d.message).group(1)) for d in s607 if d.board == 44})
+    assert not [d for d in ds if d.code == "S607" and "Percentage_" in d.message]
+    s611 = [d for d in ds if d.code == "S611"]
+    assert all(d.severity.name == "WARNING" and "Percentage_" in d.message for d in s611)
+    rows45 = sorted({int(re.search(r"row (\d+)", d.message).group(1)) for d in s611 if d.board == 44})
     assert rows45 == [r for r in range(1, 27) if r not in (15, 16, 17)]
-    assert len([d for d in s607 if d.board == 44]) == 46
-    assert [d.message for d in s607 if d.board == 45] == [
-        "ScoreTable row 1 Percentage_NS 99.4 but 100 * MP / top over the 155 results of the board's larger table"
-        " gives 99.68 (the file's figure is 100 * (MP + 1/2) / n = 99.35)",
-        "ScoreTable row 1 Percentage_EW 0.6 but 100 * MP / top over the 155 results of the board's larger table"
-        " gives 0.32 (the file's figure is 100 * (MP + 1/2) / n = 0.65)",
-        "ScoreTable row 2 Percentage_NS 98.4 but 100 * MP / top over the 155 results of the board's larger table"
-        " gives 98.70 (the file's figure is 100 * (MP + 1/2) / n = 98.39)",
-        "ScoreTable row 2 Percentage_EW 1.6 but 100 * MP / top over the 155 results of the board's larger table"
-        " gives 1.30 (the file's figure is 100 * (MP + 1/2) / n = 1.61)",
+    assert len([d for d in s611 if d.board == 44]) == 46
+    larger = "the 155 results of the board's larger table"
+    assert [d.message for d in s611 if d.board == 45] == [
+        f"ScoreTable row 1 Percentage_NS 99.4 is 100 * (MP + 1/2) / n = 99.35, not 100 * MP / top over {larger} (99.68)",
+        f"ScoreTable row 1 Percentage_EW 0.6 is 100 * (MP + 1/2) / n = 0.65, not 100 * MP / top over {larger} (0.32)",
+        f"ScoreTable row 2 Percentage_NS 98.4 is 100 * (MP + 1/2) / n = 98.39, not 100 * MP / top over {larger} (98.70)",
+        f"ScoreTable row 2 Percentage_EW 1.6 is 100 * (MP + 1/2) / n = 1.61, not 100 * MP / top over {larger} (1.30)",
     ]
-    first = next(d for d in s607 if d.board == 44)
+    first = next(d for d in s611 if d.board == 44)
     assert first.message == (
-        "ScoreTable row 1 Percentage_NS 99.4 but 100 * MP / top over the 155 results of the table gives 99.68"
-        " (the file's figure is 100 * (MP + 1/2) / n = 99.35)"
+        "ScoreTable row 1 Percentage_NS 99.4 is 100 * (MP + 1/2) / n = 99.35, not 100 * MP / top over the 155 results"
+        " of the table (99.68)"
     )
 
 

@@ -464,10 +464,14 @@ def test_score_table_nonstandard_percentage_is_explained() -> None:
     # 3 results 500, 470, 450: standard 100 / 50 / 0; (MP + 1/2) / n: 83.33 / 50 / 16.67
     cols = ("Score_NS", "Percentage_NS")
     (m,) = messages(table_record(score_table([("500", "83.33"), ("470", "50"), ("450", "0")], cols)))
-    assert m == (
-        "ScoreTable row 1 Percentage_NS 83.33 but 100 * MP / top over the 3 results of the table gives 100.00"
-        " (the file's figure is 100 * (MP + 1/2) / n = 83.33)"
+    assert m == (  # S611, a warning: the figure follows a known formula, not the standard one
+        "ScoreTable row 1 Percentage_NS 83.33 is 100 * (MP + 1/2) / n = 83.33, not 100 * MP / top over the 3 results"
+        " of the table (100.00)"
     )
+    (d,) = check_event([table_record(score_table([("500", "83.33"), ("470", "50"), ("450", "0")], cols))])
+    assert (d.code, d.severity.name) == ("S611", "WARNING")
+    (d,) = check_event([table_record(score_table([("500", "90"), ("470", "50"), ("450", "0")], cols))])
+    assert (d.code, d.severity.name) == ("S607", "ERROR")  # neither formula: an error
 
 
 def test_score_table_butler_imps() -> None:
