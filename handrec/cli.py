@@ -633,6 +633,7 @@ def generate(
     tables: Annotated[
         int, typer.Option("--tables", min=1, help="Tables each board is played at (a pairs session: travellers).")
     ] = 1,
+    event: Annotated[str, typer.Option("--event", help="The Event tag of every board.")] = "handrec generated",
 ) -> None:
     """Write random, fully legal boards (deal, auction, play, result, score) as PBN or LIN.
 
@@ -646,7 +647,7 @@ def generate(
     if suffix not in (".pbn", ".lin"):
         typer.echo("handrec: --output must end in .pbn or .lin", err=True)
         raise typer.Exit(2)
-    gen = generate_boards(boards * tables, seed, path=str(output), tables=tables)
+    gen = generate_boards(boards * tables, seed, path=str(output), tables=tables, event=event)
     try:
         if suffix == ".pbn":
             from handrec.pbn import dump

@@ -72,14 +72,16 @@ def _imps_sql(d: str) -> str:
     return f"CAST(sign({d}) AS INTEGER) * ({steps})"
 
 
-#: One row per scored game with its board's comparison: matchpoints on the 1/0.5 scale
-#: (``mp_ns``, top = tables - 1) and the 2/1 scale (``mp2_ns``), percentages, and
-#: Butler-style IMPs against the board's average (``imps_vs_avg_ns``).  A board is the
-#: same deal under the same event and board number (bridge-rules.md §8.3).  The
-#: comparison is computed once per distinct score of a board (``per_score``), then
-#: joined back to the games: one sort of the (much smaller) distinct scores instead of
-#: three window passes over every game, and the IMP scale in SQL rather than a Python
-#: call per row (benchmarks/bench_query.py).
+#: One row per scored game with its board's comparison, as ``handrec score -m mp`` scores it:
+#: ``tables`` (results of the board), ``top`` (the event's top: the most-played board's
+#: results - 1), matchpoints on the 1/0.5 scale (``mp_ns``) and the 2/1 scale (``mp2_ns``)
+#: on that top (Neuberg's formula for a board played fewer times; unchanged otherwise),
+#: percentages, and Butler-style IMPs against the board's average (``imps_vs_avg_ns``).
+#: A board is the same deal under the same event and board number (bridge-rules.md §8.3);
+#: an event is the Event tag.  The comparison is computed once per distinct score of a
+#: board (``per_score``), then joined back to the games: one sort of the (much smaller)
+#: distinct scores instead of window passes over every game, and the IMP scale in SQL
+#: rather than a Python call per row (benchmarks/bench_query.py).
 _TRAVELLERS = f"""
 CREATE VIEW travellers AS
 WITH scored AS (
@@ -87,29 +89,38 @@ WITH scored AS (
     FROM boards
     WHERE score_ns IS NOT NULL AND deal IS NOT NULL
 ), per_score AS (
-    SELECT board_key, score_ns, CAST(count(*) AS INTEGER) AS n FROM scored GROUP BY board_key, score_ns
+    SELECT board_key, any_value(coalesce(event, '')) AS event_key, score_ns, CAST(count(*) AS INTEGER) AS n
+    FROM scored GROUP BY board_key, score_ns
 ), compared AS (
-    SELECT board_key, score_ns, n - 1 AS tied_ns,
+    SELECT board_key, event_key, score_ns, n - 1 AS tied_ns,
         CAST(coalesce(sum(n) OVER (PARTITION BY board_key ORDER BY score_ns
                                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS INTEGER) AS beaten_ns,
         CAST(sum(n) OVER (PARTITION BY board_key) AS INTEGER) AS tables,
         sum(n * score_ns) OVER (PARTITION BY board_key) / sum(n) OVER (PARTITION BY board_key) AS average_ns
     FROM per_score
+), session AS (
+    SELECT *, max(tables) OVER (PARTITION BY event_key) AS most FROM compared
+), scaled AS (
+    -- Neuberg: (M + 1/2) * N / n - 1/2 on the 1/0.5 scale, (M + 1) * N / n - 1 on the 2/1 scale
+    SELECT *, (beaten_ns + tied_ns / 2.0 + 0.5) * most / tables - 0.5 AS mp_ns_top
+    FROM session
 )
 SELECT board_id, source_file, event, board, board_key, room, north, east, south, west,
-       contract, declarer, result, score_ns, tables,
-       beaten_ns + tied_ns / 2.0 AS mp_ns,
-       tables - 1 - (beaten_ns + tied_ns / 2.0) AS mp_ew,
-       2 * beaten_ns + tied_ns AS mp2_ns,
-       2 * (tables - 1) - (2 * beaten_ns + tied_ns) AS mp2_ew,
-       CASE WHEN tables > 1 THEN 100.0 * (beaten_ns + tied_ns / 2.0) / (tables - 1) END AS pct_ns,
-       CASE WHEN tables > 1 THEN 100.0 - 100.0 * (beaten_ns + tied_ns / 2.0) / (tables - 1) END AS pct_ew,
+       contract, declarer, result, score_ns, tables, most - 1 AS top,
+       round(mp_ns_top, 6) AS mp_ns,
+       round(most - 1 - mp_ns_top, 6) AS mp_ew,
+       round(2 * mp_ns_top, 6) AS mp2_ns,
+       round(2 * (most - 1 - mp_ns_top), 6) AS mp2_ew,
+       CASE WHEN most > 1 THEN 100.0 * mp_ns_top / (most - 1) END AS pct_ns,
+       CASE WHEN most > 1 THEN 100.0 - 100.0 * mp_ns_top / (most - 1) END AS pct_ew,
        {_imps_sql("(score_ns - average_ns)")} AS imps_vs_avg_ns
-FROM scored JOIN compared USING (board_key, score_ns)
+FROM scored JOIN scaled USING (board_key, score_ns)
 """
 
-#: Session ranking of pairs by matchpoint percentage over the boards they played
-#: (``travellers`` read once: each game gives a North-South and an East-West row).
+#: Session ranking of pairs by matchpoint percentage over the boards they played, as
+#: ``handrec score -m mp`` ranks them: N-S and E-W apart (direction ``NS`` / ``EW``), or one
+#: field (direction ``pairs``) when a pair of the event played in both directions (a
+#: Howell movement).  ``travellers`` is read once: each game gives a N-S and an E-W row.
 _RANKINGS = """
 CREATE VIEW rankings AS
 WITH per_pair AS (
@@ -118,16 +129,22 @@ WITH per_pair AS (
                 THEN CASE WHEN north = south THEN north ELSE north || ' - ' || south END
                 ELSE CASE WHEN east = west THEN east ELSE east || ' - ' || west END END AS pair,
            CASE WHEN d.direction = 'NS' THEN mp_ns ELSE mp_ew END AS mp,
-           tables - 1 AS top
+           top
     FROM travellers CROSS JOIN (VALUES ('NS'), ('EW')) AS d(direction)
-    WHERE tables > 1
+    WHERE top > 0
       AND CASE WHEN d.direction = 'NS' THEN north IS NOT NULL AND south IS NOT NULL
                ELSE east IS NOT NULL AND west IS NOT NULL END
+), howell AS (
+    SELECT DISTINCT coalesce(event, '') AS event_key FROM per_pair
+    GROUP BY coalesce(event, ''), pair HAVING count(DISTINCT direction) > 1
+), fields AS (
+    SELECT p.event, CASE WHEN h.event_key IS NULL THEN p.direction ELSE 'pairs' END AS direction, p.pair, p.mp, p.top
+    FROM per_pair p LEFT JOIN howell h ON coalesce(p.event, '') = h.event_key
 )
-SELECT event, direction, pair, count(*) AS boards, sum(mp) AS mp, CAST(sum(top) AS INTEGER) AS top,
+SELECT event, direction, pair, count(*) AS boards, round(sum(mp), 6) AS mp, CAST(sum(top) AS INTEGER) AS top,
        round(100.0 * sum(mp) / sum(top), 2) AS pct,
        rank() OVER (PARTITION BY event, direction ORDER BY sum(mp) / sum(top) DESC) AS rank
-FROM per_pair
+FROM fields
 GROUP BY event, direction, pair
 """
 

@@ -279,7 +279,7 @@ def test_sample_session_rankings_in_sql_match_handrec_score(dataset: Path) -> No
     r = run(
         "query",
         dataset,
-        "select direction, rank, pair, mp, top, pct from rankings where event = 'handrec generated' "
+        "select direction, rank, pair, mp, top, pct from rankings where event = 'Thursday club pairs' "
         "order by direction desc, rank",
         "-f",
         "csv",

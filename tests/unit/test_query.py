@@ -1,60 +1,23 @@
-"""The ``travellers`` and ``rankings`` views: the same rows as the plain window-function definitions
-they replace, and matchpoints / IMPs checked against Python on a generated pairs event."""
+"""The ``travellers`` and ``rankings`` views: the rows ``handrec score -m mp`` gives (Neuberg,
+Howell), and matchpoints / IMPs checked against Python on generated pairs events."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import json
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from handrec.cli import app
 from handrec.generate import generate_boards
 from handrec.pbn import dump
 from handrec.query import connect
 from handrec.scoring.imps import imps
 from handrec.store import convert
-
-#: The views as first written: three window passes over every game and the imps() Python function.
-REFERENCE = """
-CREATE TEMP VIEW ref_travellers AS
-WITH scored AS (
-    SELECT *, coalesce(event, '') || '|' || coalesce(CAST(board AS VARCHAR), board_label, '') || '|' || deal AS board_key
-    FROM boards
-    WHERE score_ns IS NOT NULL AND deal IS NOT NULL
-), compared AS (
-    SELECT *,
-        count(*) OVER (PARTITION BY board_key) AS tables,
-        rank() OVER (PARTITION BY board_key ORDER BY score_ns) - 1 AS beaten_ns,
-        count(*) OVER (PARTITION BY board_key, score_ns) - 1 AS tied_ns,
-        avg(score_ns) OVER (PARTITION BY board_key) AS average_ns
-    FROM scored
-)
-SELECT board_id, source_file, event, board, board_key, room, north, east, south, west,
-       contract, declarer, result, score_ns, tables,
-       beaten_ns + tied_ns / 2.0 AS mp_ns,
-       tables - 1 - (beaten_ns + tied_ns / 2.0) AS mp_ew,
-       2 * beaten_ns + tied_ns AS mp2_ns,
-       2 * (tables - 1) - (2 * beaten_ns + tied_ns) AS mp2_ew,
-       CASE WHEN tables > 1 THEN 100.0 * (beaten_ns + tied_ns / 2.0) / (tables - 1) END AS pct_ns,
-       CASE WHEN tables > 1 THEN 100.0 - 100.0 * (beaten_ns + tied_ns / 2.0) / (tables - 1) END AS pct_ew,
-       imps(score_ns - average_ns) AS imps_vs_avg_ns
-FROM compared;
-CREATE TEMP VIEW ref_rankings AS
-WITH per_pair AS (
-    SELECT event, 'NS' AS direction, CASE WHEN north = south THEN north ELSE north || ' - ' || south END AS pair,
-           mp_ns AS mp, tables - 1 AS top
-    FROM ref_travellers WHERE north IS NOT NULL AND south IS NOT NULL AND tables > 1
-    UNION ALL
-    SELECT event, 'EW', CASE WHEN east = west THEN east ELSE east || ' - ' || west END, mp_ew, tables - 1
-    FROM ref_travellers WHERE east IS NOT NULL AND west IS NOT NULL AND tables > 1
-)
-SELECT event, direction, pair, count(*) AS boards, sum(mp) AS mp, sum(top) AS top,
-       round(100.0 * sum(mp) / sum(top), 2) AS pct,
-       rank() OVER (PARTITION BY event, direction ORDER BY sum(mp) / sum(top) DESC) AS rank
-FROM per_pair
-GROUP BY event, direction, pair;
-"""
 
 
 @pytest.fixture(scope="module")
@@ -69,18 +32,64 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "ds"
 
 
-def test_views_equal_the_reference_definitions(dataset: Path) -> None:
-    con = connect(dataset)
-    for stmt in REFERENCE.split(";"):
-        if stmt.strip():
-            con.execute(stmt)
-    for view in ("travellers", "rankings"):
-        n = con.execute(f"SELECT count(*) FROM {view}").fetchone()[0]
-        assert n > 0
-        assert con.execute(f"SELECT count(*) FROM ref_{view}").fetchone()[0] == n
-        for a, b in ((view, f"ref_{view}"), (f"ref_{view}", view)):
-            extra = con.execute(f"SELECT * FROM {a} EXCEPT ALL SELECT * FROM {b}").fetchall()
-            assert extra == [], (a, b, extra[:3])
+def _session(path: Path, event: str, seed: int, *, drop: int | None = None, howell: bool = False) -> None:
+    """A generated pairs session of 6 boards at 4 tables; ``drop``: a game left out (that board is
+    played 3 times: Neuberg); ``howell``: table 1's pairs change direction on even boards."""
+    games = list(generate_boards(24, seed=seed, event=event, tables=4))
+    if drop is not None:
+        del games[drop]
+    if howell:
+        swap = {"North": "East", "South": "West", "East": "North", "West": "South"}
+        games = [
+            dataclasses.replace(g, tags=tuple(dataclasses.replace(t, name=swap.get(t.name, t.name)) for t in g.tags))
+            if g.number % 2 == 0 and g.tag("North") == "N1"
+            else g
+            for g in games
+        ]
+    s = io.StringIO()
+    dump(games, s)
+    path.write_text(s.getvalue(), encoding="utf-8")
+
+
+def test_views_agree_with_handrec_score(tmp_path: Path) -> None:
+    """travellers and rankings give what `handrec score -m mp` gives: Neuberg for a board played
+    fewer times, and one field when pairs changed direction (Howell)."""
+    src = tmp_path / "in"
+    src.mkdir()
+    _session(src / "neuberg.pbn", "Neuberg night", 31, drop=5)  # board 2 played 3 times, the others 4
+    _session(src / "howell.pbn", "Howell night", 32, howell=True)
+    convert([src], tmp_path / "ds", jobs=1)
+    con = connect(tmp_path / "ds")
+    for f in ("neuberg.pbn", "howell.pbn"):
+        doc = json.loads(CliRunner().invoke(app, ["score", str(src / f), "-m", "mp", "--format", "json"]).stdout)
+        (ev,) = doc["events"]
+        expected = sorted(
+            (int(t["board"]), e["score_ns"], round(float(e["mp_ns"]), 2), round(float(e["pct_ns"]), 2))
+            for t in ev["travellers"]
+            for e in t["entries"]
+        )
+        got = con.execute(
+            "SELECT board, score_ns, round(mp_ns, 2), round(pct_ns, 2) FROM travellers WHERE event = ? ORDER BY ALL",
+            [ev["event"]],
+        ).fetchall()
+        assert [tuple(r) for r in got] == expected
+        ranked = sorted(
+            (g["ranking"], x["name"], round(float(x["mp"]), 2), round(float(x["pct"]), 2))
+            for g in ev["rankings"]
+            for x in g["rows"]
+        )
+        got = con.execute(
+            "SELECT direction, pair, round(mp, 2), pct FROM rankings WHERE event = ? ORDER BY ALL", [ev["event"]]
+        ).fetchall()
+        assert [tuple(r) for r in got] == ranked
+    directions = con.execute("SELECT event, list(DISTINCT direction ORDER BY direction) FROM rankings GROUP BY ALL")
+    assert sorted(directions.fetchall()) == [("Howell night", ["pairs"]), ("Neuberg night", ["EW", "NS"])]
+    (top,) = con.execute("SELECT DISTINCT top FROM travellers WHERE event = 'Neuberg night'").fetchall()
+    assert top == (3,)  # every board on the top of the most-played one
+    row = con.execute(
+        "SELECT tables, mp_ns + mp_ew FROM travellers WHERE event = 'Neuberg night' AND board = 2 LIMIT 1"
+    ).fetchone()
+    assert row == (3, 3.0)
 
 
 def test_matchpoints_and_imps_against_python(dataset: Path) -> None:
