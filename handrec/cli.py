@@ -334,6 +334,9 @@ def convert(
     from handrec.store import convert as do_convert
 
     limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
+    if output.exists() and not output.is_dir():
+        typer.echo(f"handrec: cannot write {output}: it is a file, not a folder", err=True)
+        raise typer.Exit(2)
     show = not quiet and sys.stderr.isatty()
     bar: dict = {}
     started = time.monotonic()

@@ -406,3 +406,14 @@ def test_json_output_honours_no_warnings_and_info(tmp_path: Path) -> None:
     assert [d["code"] for d in doc["diagnostics"]] == ["T103", "T106"] and doc["warnings"] == 1
     doc = json.loads(run("validate", f, "--format", "json", "--no-warnings").stdout)
     assert [d["code"] for d in doc["diagnostics"]] == ["T106"] and doc["warnings"] == 1  # counted, not listed
+
+
+def test_convert_into_a_file_says_it_is_not_a_folder(tmp_path: Path) -> None:
+    src = tmp_path / "a.pbn"
+    src.write_text(BASE)
+    target = tmp_path / "afile"
+    target.write_text("keep me")
+    r = run("convert", src, "-o", target)
+    assert r.exit_code == 2
+    assert r.stderr == f"handrec: cannot write {target}: it is a file, not a folder\n"
+    assert target.read_text() == "keep me"
