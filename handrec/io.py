@@ -10,7 +10,7 @@ and a single file compressed with gzip, bzip2 or xz.  Archives and
 compression are recognised by content (magic bytes), PBN and LIN by
 :func:`sniff`, never by extension alone.  Archive members are streamed with
 :mod:`zipfile` and :mod:`tarfile` (``mode="r|*"``, one pass) and never
-unpacked to disk; archives inside archives are not opened.  A member's
+unpacked to disk; archives inside archives are not opened (F009).  A member's
 display path is ``archive.zip!inner/path.pbn`` (the archive's display path,
 ``!``, the member name without a leading ``./``); diagnostics and the
 ``files`` table key on it.
@@ -36,6 +36,17 @@ and go on at the next board (the limit reaches them through
 sockets are skipped (F014).  Nothing read from an input is ever used as a
 path to write to.
 
+**Pipes.**  The path ``-`` (standard input, shown as ``<stdin>``) and a
+file named explicitly that is not a regular file (a FIFO, ``/dev/stdin``,
+``<(command)``, a device) are opened once and read into memory, up to
+:attr:`Limits.member_bytes` (F010 over it), like a decompressed member
+(see :func:`iter_entries`).
+
+**Which files.**  Inside folders and archives, a file that sniffs as PBN
+or LIN is read, and so is one named ``.pbn``/``.lin`` (``.pbn.gz``...)
+that does not (reported F004); other files are skipped quietly.  A file
+met twice (same device and inode) is read once.
+
 **Decoding** follows pbn.md §1 and §18: a UTF-8 byte-order mark is stripped;
 each line is decoded as UTF-8, and a line that is not valid UTF-8 is decoded
 as ISO-8859-1 (PBN's own character set) with one F002 warning per file.
@@ -55,6 +66,7 @@ import lzma
 import os
 import re
 import stat
+import sys
 import tarfile
 import zipfile
 import zlib
@@ -73,6 +85,8 @@ __all__ = [
     "FileSource",
     "ZipSource",
     "TarSource",
+    "MemorySource",
+    "STDIN",
     "iter_inputs",
     "iter_entries",
     "sniff",
@@ -174,7 +188,20 @@ class TarSource:
     data: bytes | None = field(default=None, repr=False)
 
 
-Source = FileSource | ZipSource | TarSource
+@dataclass(frozen=True, slots=True)
+class MemorySource:
+    """Bytes read once into memory: standard input, a pipe or a device named explicitly.
+
+    ``data`` is the input's bytes (decompressed when the stream was
+    compressed), at most :attr:`Limits.member_bytes`; they travel with the
+    input to a worker process.
+    """
+
+    name: str
+    data: bytes = field(repr=False)
+
+
+Source = FileSource | ZipSource | TarSource | MemorySource
 
 
 def sniff(head: bytes, name: str = "") -> str | None:
@@ -416,6 +443,8 @@ class Input:
             return _decompressor(src.compression, src.path)
         if isinstance(src, ZipSource):
             return _zipfile(src.archive).open(src.member)
+        if isinstance(src, MemorySource):
+            return _Stream(src.data, None)
         if isinstance(src, TarSource):
             if src.data is not None:
                 return _Stream(src.data, None)
@@ -476,7 +505,7 @@ class Input:
         member, :attr:`Limits.max_file_bytes` for a plain file (over it: ``None``).
         """
         src = self.source
-        if isinstance(src, TarSource) and src.data is not None:
+        if isinstance(src, (TarSource, MemorySource)) and src.data is not None:
             return hashlib.sha256(src.data).hexdigest()
         if self._live is not None:
             return None  # an archive stream can be read only once: keep it for the parse
@@ -498,7 +527,9 @@ class Input:
     def _limited(self) -> bool:
         """Whether the bytes are decompressed (an archive member, a compressed file)."""
         src = self.source
-        return isinstance(src, (ZipSource, TarSource)) or (isinstance(src, FileSource) and src.compression is not None)
+        return isinstance(src, (ZipSource, TarSource, MemorySource)) or (
+            isinstance(src, FileSource) and src.compression is not None
+        )
 
     @property
     def _byte_limit(self) -> int:
@@ -576,7 +607,7 @@ def _raw_lines(
 _LINE_END = re.compile(rb"[\r\n]")
 
 
-def _decompressor(kind: str, path: str) -> _Readable:
+def _decompressor(kind: str, path: str | BinaryIO) -> _Readable:
     if kind == "gzip":
         return gzip.open(path, "rb")
     if kind == "bz2":
@@ -772,9 +803,64 @@ def _screen(
     return None, "read"
 
 
-def _zip_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diagnostic]:
+_NESTED_ARCHIVE = re.compile(r"\.(?:zip|tar|tgz|tbz2?|txz|tar\.(?:gz|gzip|bz2|xz))\Z", re.I)
+
+
+def _bridge_name(name: str) -> bool:
+    """Whether a file name says PBN or LIN (``.pbn``, ``.lin``, also ``.pbn.gz``, ``.lin.xz``...)."""
+    n = name.lower()
+    for suffix in _COMPRESSED_SUFFIXES:
+        if n.endswith(suffix):
+            n = n[: -len(suffix)]
+            break
+    return n.endswith((".pbn", ".lin"))
+
+
+def _member_verdict(shown: str, name: str, head: bytes) -> tuple[Diagnostic | None, str | None, bool]:
+    """What to do with an archive member from its first bytes: (diagnostic, format, yield an input?).
+
+    An archive inside the archive (zip or tar, or a compressed file whose
+    name says archive) is not opened (F009), nor is a compressed member
+    whose name says PBN or LIN; other compressed members are skipped
+    quietly.  A member that sniffs as PBN or LIN is an input, and so is one
+    whose name says PBN or LIN (its ``format`` is ``None``: the reader
+    reports it, F004); the rest are skipped quietly.
+    """
+    kind = _magic(head)
+    if kind in ("zip", "tar") or (kind != "plain" and _NESTED_ARCHIVE.search(name)):
+        return make("F009", None, None, path=shown, member=name, reason="nested archive, not opened"), None, False
+    if kind != "plain":
+        if _bridge_name(name):
+            return (
+                make("F009", None, None, path=shown, member=name, reason="compressed member, not opened"),
+                None,
+                False,
+            )
+        return None, None, False
+    fmt = sniff(head, name)
+    return None, fmt, fmt is not None or _bridge_name(name)
+
+
+def _read_all(f: _Readable, limit: int) -> bytes | None:
+    """All the bytes of a stream, or ``None`` once more than ``limit`` were read."""
+    if limit < 0:
+        return None
+    chunks: list[bytes] = []
+    n = 0
+    while chunk := f.read(min(CHUNK_BYTES, limit + 1 - n)):
+        n += len(chunk)
+        if n > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _zip_entries(
+    p: Path | None, display: str, limits: Limits, data: bytes | None = None
+) -> Iterator[Input | Diagnostic]:
+    """The members of a zip file on disk at ``p``, or held in ``data`` (read from a pipe: members kept in memory)."""
     try:
-        zf = _zipfile(str(p))
+        zf = _zipfile(str(p)) if data is None else zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
     except _READ_ERRORS as e:
         yield _f001(display, e)
@@ -792,24 +878,46 @@ def _zip_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diag
         if action == "skip":
             continue
         shown = f"{display}!{_member_name(name)}"
+        content: bytes | None = None
         try:
             with zf.open(info) as m:
-                head = m.read(SNIFF_BYTES)
+                if data is None:
+                    head = m.read(SNIFF_BYTES)
+                else:
+                    content = _read_all(m, limits.member_bytes)
+                    if content is None:
+                        yield make(
+                            "F010",
+                            None,
+                            None,
+                            path=shown,
+                            what="archive member",
+                            limit=limits.member_bytes,
+                            action="not read",
+                        )
+                        continue
+                    head = content[:SNIFF_BYTES]
         except _READ_ERRORS as e:
             yield _f001(shown, e)
             continue
-        fmt = sniff(head, name)
-        if fmt is not None:
-            src = ZipSource(str(p), name, info.file_size)
+        d, fmt, keep = _member_verdict(shown, name, head)
+        if d is not None:
+            yield d
+        if keep:
+            src: Source = ZipSource(str(p), name, info.file_size) if content is None else MemorySource(shown, content)
             yield Input(shown, fmt, source=src, size=info.compress_size, limits=limits)
 
 
-def _tar_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diagnostic]:
+def _tar_entries(
+    p: Path | None, display: str, limits: Limits, data: bytes | None = None
+) -> Iterator[Input | Diagnostic]:
+    """The members of a tar file (maybe compressed) on disk at ``p``, or held in ``data`` (all members inline)."""
     try:
-        raw = open(p, "rb")
+        raw: BinaryIO = open(p, "rb") if data is None else io.BytesIO(data)  # type: ignore[arg-type]
     except OSError as e:
         yield _f001(display, e)
         return
+    inline_bytes = limits.inline_bytes if data is None else limits.member_bytes
     with raw:
         try:
             tf = tarfile.open(fileobj=raw, mode="r|*")
@@ -844,38 +952,126 @@ def _tar_entries(p: Path, display: str, limits: Limits) -> Iterator[Input | Diag
                 try:
                     f = tf.extractfile(info)
                     assert f is not None
-                    if info.size <= limits.inline_bytes:
-                        data = f.read()
-                        head = data[:SNIFF_BYTES]
+                    if info.size <= inline_bytes:
+                        content = f.read()
+                        head = content[:SNIFF_BYTES]
                     else:
-                        data = None
+                        content = None
                         head = f.read(SNIFF_BYTES)
                 except _READ_ERRORS as e:
                     yield _f001(shown, e)
                     return  # the stream is broken: nothing after this member can be read
-                fmt = sniff(head, name)
-                if fmt is None:
+                d, fmt, keep = _member_verdict(shown, name, head)
+                if d is not None:
+                    yield d
+                if not keep:
                     continue
                 pos = raw.tell()
-                src = TarSource(str(p), name, info.size, data)
+                src = TarSource(str(p if p is not None else display), name, info.size, content)
                 inp = Input(shown, fmt, source=src, size=max(0, pos - done), limits=limits)
                 done = pos
-                if data is None:
+                if content is None:
                     inp._live = (cursor, cursor.token, head, f)
                 yield inp
 
 
-def _file_entries(p: Path, display: str, limits: Limits, explicit: bool) -> Iterator[Input | Diagnostic]:
+#: The display path of standard input (the path ``-``).
+STDIN = "<stdin>"
+
+
+def _memory_entries(data: bytes, display: str, name: str, limits: Limits) -> Iterator[Input | Diagnostic]:
+    """The inputs in bytes read once (standard input, a pipe, a device): itself, or its members if an archive."""
+    kind = _magic(data[:SNIFF_BYTES])
+    if kind == "zip":
+        yield from _zip_entries(None, display, limits, data)
+        return
+    if kind == "tar":
+        yield from _tar_entries(None, display, limits, data)
+        return
+    if kind in ("gzip", "bz2", "xz"):
+        try:
+            with _decompressor(kind, io.BytesIO(data)) as z:
+                head = z.read(SNIFF_BYTES)
+                if _is_tar(head):
+                    whole = None
+                else:
+                    rest = _read_all(z, limits.member_bytes - len(head))
+                    whole = None if rest is None else head + rest
+        except _READ_ERRORS as e:
+            yield _f001(display, e)
+            return
+        if _is_tar(head):
+            yield from _tar_entries(None, display, limits, data)
+            return
+        if whole is None:
+            what = "decompressed input"
+            yield make("F010", None, None, path=display, what=what, limit=limits.member_bytes, action="not read")
+            return
+        data = whole
+        stem, ext = os.path.splitext(name)
+        name = stem if ext.lower() in _COMPRESSED_SUFFIXES else name
+    fmt = sniff(data[:SNIFF_BYTES], name)
+    yield Input(display, fmt, source=MemorySource(display, data), size=len(data), limits=limits)
+
+
+def _stream_entries(f: _Readable, display: str, name: str, what: str, limits: Limits) -> Iterator[Input | Diagnostic]:
+    """Read a stream that can be read only once (a pipe, a device) into memory, then list it."""
+    try:
+        data = _read_all(f, limits.member_bytes)
+    except _READ_ERRORS as e:
+        yield _f001(display, e)
+        return
+    if data is None:
+        yield make("F010", None, None, path=display, what=what, limit=limits.member_bytes, action="not read")
+        return
+    yield from _memory_entries(data, display, name, limits)
+
+
+def _stdin_entries(limits: Limits, seen: set[Any]) -> Iterator[Input | Diagnostic]:
+    """Standard input (the path ``-``), read once, shown as :data:`STDIN`; a second ``-`` gives nothing."""
+    keys: list[Any] = [STDIN]
+    stdin = sys.stdin
+    try:
+        st = os.fstat(stdin.fileno())
+        keys.append((st.st_dev, st.st_ino))
+    except (AttributeError, OSError, ValueError):
+        pass
+    if any(k in seen for k in keys):
+        return
+    seen.update(keys)
+    buf = getattr(stdin, "buffer", None)
+    if buf is None:
+        yield _f001(STDIN, "no standard input")
+        return
+    yield from _stream_entries(buf, STDIN, "", "standard input", limits)
+
+
+def _file_entries(
+    p: Path, display: str, limits: Limits, explicit: bool, seen: set[Any]
+) -> Iterator[Input | Diagnostic]:
     """The inputs in one file: itself, or its members if it is an archive.
 
     Inside a folder, what is not a regular file (a FIFO, a device, a
     socket) is skipped with F014: opening a FIFO would wait for a writer.
-    A plain file over :attr:`Limits.max_file_bytes` is not read (F010).
+    Named explicitly, it is read once, into memory (see :func:`iter_entries`).
+    A plain file over :attr:`Limits.max_file_bytes` is not read (F010);
+    inside a folder, only when it is a PBN or LIN candidate.  A file seen
+    before (same device and inode) gives nothing.
     """
     try:
-        mode = os.stat(p).st_mode
+        st = os.stat(p)
+        mode = st.st_mode
         if not explicit and not stat.S_ISREG(mode):
             yield make("F014", None, None, path=display, kind=_KINDS.get(stat.S_IFMT(mode), "special file"))
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in seen:
+            return
+        seen.add(key)
+        if not stat.S_ISREG(mode):
+            with open(p, "rb") as f:
+                what = _KINDS.get(stat.S_IFMT(mode), "special file")
+                yield from _stream_entries(f, display, p.name, what, limits)
             return
         with open(p, "rb") as f:
             head = f.read(SNIFF_BYTES)
@@ -885,7 +1081,8 @@ def _file_entries(p: Path, display: str, limits: Limits, explicit: bool) -> Iter
         return
     kind = _magic(head)
     if kind == "plain" and size > limits.max_file_bytes:
-        yield make("F010", None, None, path=display, what="file", limit=limits.max_file_bytes, action="not read")
+        if explicit or sniff(head, p.name) is not None or _bridge_name(p.name):
+            yield make("F010", None, None, path=display, what="file", limit=limits.max_file_bytes, action="not read")
         return
     if kind == "zip" and zipfile.is_zipfile(p):
         yield from _zip_entries(p, display, limits)
@@ -909,7 +1106,7 @@ def _file_entries(p: Path, display: str, limits: Limits, explicit: bool) -> Iter
         stem, ext = os.path.splitext(name)
         name = stem if ext.lower() in _COMPRESSED_SUFFIXES else name
     fmt = sniff(head, name)
-    if fmt is not None or explicit:
+    if fmt is not None or explicit or _bridge_name(p.name):
         yield Input(display, fmt, source=FileSource(str(p), compression), size=size, limits=limits)
 
 
@@ -926,24 +1123,52 @@ def iter_entries(
 ) -> Iterator[Input | Diagnostic]:
     """Every input under ``paths``, in order, and every entry that cannot be one, as a diagnostic.
 
-    Yields an :class:`Input` per file to read (files named explicitly
-    always, even when not PBN or LIN: their ``format`` is ``None``; inside
-    folders and archives only files that sniff as PBN or LIN), and a
-    :class:`Diagnostic` for each path or member that is not read: F001
-    (unreadable path or archive), F008 (unsafe member name), F009 (link or
-    device member), F010 (size limit), F014 (FIFO or device in a folder).  Order: the arguments in order,
-    folders sorted, archive members in archive order; a member of a
-    streamed tar archive must be read before the next item is asked for,
-    or it is read again by reopening the archive.
+    Yields an :class:`Input` per file to read and a :class:`Diagnostic`
+    for each path or member that is not read: F001 (unreadable path or
+    archive), F008 (unsafe member name), F009 (link or device member, an
+    archive inside an archive), F010 (size limit), F014 (FIFO or device
+    in a folder).
+
+    Which files are inputs: a file named explicitly, always (its
+    ``format`` is ``None`` when it is not PBN or LIN: the reader reports
+    F004); inside folders and archives, a file that sniffs as PBN or LIN,
+    or whose name ends in ``.pbn`` or ``.lin`` (also ``.pbn.gz``...: when
+    it does not sniff as PBN or LIN its ``format`` is ``None`` too); other
+    files (a README, a picture) are skipped quietly.  A file over
+    :attr:`Limits.max_file_bytes` found in a folder is reported (F010)
+    only when it would be an input.
+
+    Each file is read once: a file met again (same device and inode, by
+    another path, a folder holding it, a link) gives nothing the second
+    time; archive members are not compared.
+
+    Pipes: the path ``-`` is standard input, shown as ``<stdin>``
+    (:data:`STDIN`; a file named ``-`` is ``./-``).  It, and any file
+    named explicitly that is not a regular file (a FIFO, ``/dev/stdin``,
+    ``<(command)``, a character device), is opened once and read into
+    memory, up to :attr:`Limits.member_bytes` (over it: F010, not read),
+    then listed like a file (plain, compressed, zip or tar: members are
+    held in memory): its inputs carry their bytes
+    (:class:`MemorySource`), so they can be read again or in another
+    process.
+
+    Order: the arguments in order, folders sorted, archive members in
+    archive order; a member of a streamed tar archive must be read before
+    the next item is asked for, or it is read again by reopening the
+    archive.
     """
+    seen: set[Any] = set()
     for raw in paths:
+        if os.fspath(raw) == "-":
+            yield from _stdin_entries(limits, seen)
+            continue
         p = Path(raw)
         try:
             if p.is_dir():
                 for fp in _walk(p):
-                    yield from _file_entries(fp, str(fp), limits, explicit=False)
+                    yield from _file_entries(fp, str(fp), limits, False, seen)
             elif p.exists():
-                yield from _file_entries(p, str(raw), limits, explicit=True)
+                yield from _file_entries(p, str(raw), limits, True, seen)
             else:
                 raise FileNotFoundError(2, "No such file or directory")
         except OSError as e:
@@ -958,8 +1183,9 @@ def iter_inputs(
     """Expand files, folders and archives (recursively, sorted, hidden entries skipped) into inputs.
 
     A file named explicitly is always yielded (its ``format`` may be
-    ``None``: the caller reports it); inside folders and archives only
-    files that sniff as PBN or LIN are yielded.  A path or member that is
+    ``None``: the caller reports it); inside folders and archives, files
+    that sniff as PBN or LIN or are named ``.pbn``/``.lin`` (see
+    :func:`iter_entries`).  A path or member that is
     not read (F001, F008, F009, F010; see :func:`iter_entries`) becomes a
     diagnostic appended to ``errors``; when ``errors`` is ``None`` an
     unreadable path raises :class:`InputError` and the others are dropped.

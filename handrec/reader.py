@@ -52,7 +52,7 @@ def _parser(fmt: str):
 
 
 def read(source: str | os.PathLike[str] | BinaryIO | TextIO, *, format: str | None = None) -> Iterator[Board]:
-    """Read boards from a path (file or folder) or an open file, PBN or LIN by content.
+    """Read boards from a path (file, folder, archive; ``-`` is standard input) or an open file, PBN or LIN by content.
 
     Yields :class:`handrec.model.Board` records one at a time; faults found
     while reading are on each board's ``diagnostics`` (file-level faults,

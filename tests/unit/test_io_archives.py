@@ -290,3 +290,69 @@ def test_lines_split_the_same_whatever_the_chunk_size(tmp_path: Path, chunk: int
     assert list(inp.lines()) == want
     assert inp.sha256 == hashlib.sha256(text).hexdigest() and inp.nbytes == len(text)
     assert [d.code for d in inp.diagnostics] == ["F002"]
+
+
+def test_archives_inside_archives_are_reported_not_opened(tmp_path: Path, members: dict[str, bytes]) -> None:
+    inner_zip = io.BytesIO()
+    with zipfile.ZipFile(inner_zip, "w") as zf:
+        zf.writestr("a.pbn", members["inner/a.pbn"])
+    inner_tgz = _tar(tmp_path / "in.tgz", members, "w:gz").read_bytes()
+    t = _tar(
+        tmp_path / "outer.tar",
+        {
+            "x.zip": inner_zip.getvalue(),
+            "y.tgz": inner_tgz,
+            "z.pbn.xz": lzma.compress(b"x"),
+            "w.bz2": bz2.compress(b"x"),
+        },
+        "w",
+    )
+    assert [str(i) for i in iter_entries([t])] == [
+        f"{t}!x.zip:0:0: F009 warning: archive entry 'x.zip' skipped: nested archive, not opened",
+        f"{t}!y.tgz:0:0: F009 warning: archive entry 'y.tgz' skipped: nested archive, not opened",
+        f"{t}!z.pbn.xz:0:0: F009 warning: archive entry 'z.pbn.xz' skipped: compressed member, not opened",
+    ]  # w.bz2: compressed, and its name says neither archive nor bridge file: skipped quietly
+
+
+def test_a_bridge_named_member_that_is_not_bridge_is_an_unknown_input(
+    tmp_path: Path, members: dict[str, bytes]
+) -> None:
+    files = {**members, "inner/bin.lin": b"\x00\x01\x02", "inner/pic.png": b"\x89PNG\r\n\x1a\n\x00"}
+    for path in (_zip(tmp_path / "x.zip", files), _tar(tmp_path / "x.tar.gz", files, "w:gz")):
+        got = [(i.path, i.format) for i in iter_inputs([path])]
+        assert got == [(f"{path}!inner/a.pbn", "pbn"), (f"{path}!inner/b.lin", "lin"), (f"{path}!inner/bin.lin", None)]
+        inp = list(iter_inputs([path]))[-1]
+        assert list(read_input(inp)) == []
+        assert [str(d) for d in inp.diagnostics] == [
+            f"{path}!inner/bin.lin:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found"
+        ]
+
+
+@pytest.mark.parametrize("mode", ["zip", "w", "w:gz", "w:xz"])
+def test_an_archive_on_standard_input_is_held_in_memory(
+    tmp_path: Path, members: dict[str, bytes], mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pickle
+    import sys
+
+    from handrec.io import MemorySource, TarSource
+
+    path = _zip(tmp_path / "x", members) if mode == "zip" else _tar(tmp_path / "x", members, mode)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    inputs = list(iter_inputs(["-"]))
+    assert [i.path for i in inputs] == ["<stdin>!inner/a.pbn", "<stdin>!inner/b.lin"]
+    for inp in inputs:
+        assert isinstance(inp.source, MemorySource if mode == "zip" else TarSource) and inp.picklable
+        again = pickle.loads(pickle.dumps(inp))
+        assert len(list(read_input(again))) == (6 if again.format == "pbn" else 5)
+        assert again.sha256 == hashlib.sha256(members["inner/" + again.path[-5:]]).hexdigest()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    limit = len(members["inner/a.pbn"]) - 1  # a.pbn is over it, the archive (compressed) maybe not
+    items = [str(i) if not isinstance(i, Input) else i.path for i in iter_entries(["-"], Limits(member_bytes=limit))]
+    if path.stat().st_size > limit:
+        assert items == [f"<stdin>:0:0: F010 error: standard input exceeds the size limit of {limit} bytes: not read"]
+    else:
+        assert items == [
+            f"<stdin>!inner/a.pbn:0:0: F010 error: archive member exceeds the size limit of {limit} bytes: not read",
+            "<stdin>!inner/b.lin",
+        ]
