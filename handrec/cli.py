@@ -56,7 +56,10 @@ def _main(
     """Validate, convert, query and print contract-bridge records (PBN and LIN)."""
 
 
-PathsArg = Annotated[list[Path], typer.Argument(help="PBN or LIN files, or folders (searched recursively).")]
+PathsArg = Annotated[
+    list[Path],
+    typer.Argument(help="PBN or LIN files (- for standard input), folders (searched recursively) or archives."),
+]
 _SIZES = "a size: 4096, 512K, 16M, 1G"
 MemberSize = Annotated[
     str, typer.Option("--max-member-size", help=f"Largest archive member or compressed file, decompressed ({_SIZES}).")
@@ -504,11 +507,19 @@ def booklet(
         ),
     ] = None,
 ) -> None:
-    """Print a hand-record booklet of every board with a deal: diagrams, dealer,
-    vulnerability, HCP, and double-dummy tables and par where available; then the
-    results (travellers scored by handrec, ranking) when the input has them.  Where
-    the file's own figures disagree with handrec's, the row is marked and the
-    diagnostic (S603-S609) printed on stderr."""
+    """Print a hand-record booklet: the deals, then the results.
+
+    A diagram shows the hands, dealer, vulnerability, HCP, and the double-dummy
+    table and par where available; a board with part of a deal is drawn with
+    the missing hands marked unknown.  Boards with no deal at all get no
+    diagram (stderr says how many); their results still count.  Then the
+    results pages (travellers scored by handrec, ranking) when the input has
+    them; with --results, stderr says why there are none.  The file's own
+    figures are checked as validate does: each that disagrees with handrec's
+    (S603-S608, S611) or cannot be read (S609) is printed on stderr, and its
+    traveller or ranking row is marked.  When no board has a deal and there
+    are no results, nothing is written and the command exits 1.
+    """
     from handrec.reader import iter_inputs, read_input
 
     if per_page not in (1, 2, 4, 6, 8):
@@ -519,7 +530,7 @@ def booklet(
         typer.echo("handrec: --output must end in .pdf or .html", err=True)
         raise typer.Exit(2)
     input_errors: list = []
-    claims: list = []  # the file's own figures that disagree with handrec's results (S603-S609)
+    claims: list = []  # the file's own figures checked against handrec's results (S603-S609, S611)
 
     def boards():
         for inp in iter_inputs(paths, input_errors):
@@ -530,8 +541,12 @@ def booklet(
 
     if dd and not solver_available():
         typer.echo(f"handrec: {UNAVAILABLE_REASON}", err=True)
+    from handrec.render import BookletSummary, NothingToPrint
+
     progress = _progress_bar("double dummy") if dd else None
+    summary = BookletSummary()
     previous_cache = set_cache_dir(default_cache_dir())  # solved tables kept for the next run
+    empty = False
     try:
         if suffix == ".pdf":
             from handrec.render_pdf import write_pdf
@@ -546,13 +561,25 @@ def booklet(
                 results=results,
                 diagnostics=claims,
                 progress=progress,
+                summary=summary,
+                allow_empty=False,
             )
         else:
             from handrec.render import write_booklet
 
             n = write_booklet(
-                boards(), output, title=title, dd=dd, results=results, diagnostics=claims, progress=progress
+                boards(),
+                output,
+                title=title,
+                dd=dd,
+                results=results,
+                diagnostics=claims,
+                progress=progress,
+                summary=summary,
+                allow_empty=False,
             )
+    except NothingToPrint:
+        empty = True
     except OSError as e:
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None
@@ -563,6 +590,22 @@ def booklet(
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(str(d), err=True)
+    if empty:  # nothing written
+        if summary.total == 0:
+            why = "the input has no boards"
+        elif summary.total == 1:
+            why = "the board has no deal"
+        else:
+            why = f"none of the {summary.total} boards has a deal"
+        if summary.total and results is not False:
+            why += " and there are no results"
+        typer.echo(f"handrec: nothing to print: {why}", err=True)
+        raise typer.Exit(2 if bad else 1)
+    if summary.left_out:
+        k = summary.left_out
+        typer.echo(f"handrec: {k} board{'s' if k > 1 else ''} without a deal left out of the diagrams", err=True)
+    if results and summary.no_results:
+        typer.echo(f"handrec: no results to print: {summary.no_results}", err=True)
     typer.echo(f"{n} boards -> {output}", err=True)
     raise typer.Exit(2 if bad else 0)
 

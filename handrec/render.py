@@ -33,6 +33,7 @@ import os
 import re
 import tempfile
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -56,10 +57,16 @@ from handrec.model import Board, Contract, Hand, ModelError, Rank, Seat, Strain,
 
 __all__ = [
     "BOARDS_PER_PAGE",
+    "BookletSummary",
+    "NothingToPrint",
     "board_view",
     "board_key",
+    "has_deal",
     "distinct_boards",
+    "diagram_boards",
+    "select_boards",
     "booklet_results",
+    "no_results_reason",
     "render_html",
     "write_booklet",
 ]
@@ -228,15 +235,18 @@ def render_html(
     dd: bool | None = None,
     results: bool | None = None,
     diagnostics: list[Any] | None = None,
+    summary: BookletSummary | None = None,
 ) -> str:
     """The booklet for ``boards`` as one standalone HTML page.
 
     The heading is ``title`` if given, else the first board's ``Event`` tag
     (else "Hand records"); the first board's ``Site`` and ``Date`` follow
     it.  Boards appear in the order given, :data:`BOARDS_PER_PAGE` to a
-    printed sheet, each board once (:func:`distinct_boards`).  Boards
-    without a deal (or with part of one) still get a diagram, with the
-    missing hands shown as "unknown".
+    printed sheet, each board once (:func:`diagram_boards`).  A board with
+    part of a deal gets a diagram with the missing hands shown as
+    "unknown"; a board with no deal at all gets none (its results still
+    count on the results pages).  With no diagram but results, the page
+    holds the results only; with neither, a sheet says "No boards.".
 
     ``dd``: ``None`` shows the double-dummy grid and par the boards' tags
     give, ``True`` also solves the other complete deals (endplay; without it
@@ -244,9 +254,64 @@ def render_html(
     ``results``: ``None`` (default) adds the results (travellers and
     rankings, :func:`booklet_results`) when the input has any, ``False``
     never; the claimed-figure diagnostics are appended to ``diagnostics``.
+    ``summary``, when given, is filled in (:class:`BookletSummary`).
     """
-    views, res, note = _prepare(boards, dd, results, diagnostics)
-    return _render(views, res, title, note)
+    views, res, note, heading_board = _prepare(boards, dd, results, diagnostics, summary=summary)
+    return _render(views, res, title, note, heading_board)
+
+
+@dataclass(slots=True)
+class BookletSummary:
+    """What a booklet holds, for the caller to report (filled in by the render functions).
+
+    ``boards``: diagrams drawn; ``left_out``: boards without a deal, not drawn
+    (:func:`diagram_boards`); ``results``: whether there are results pages;
+    ``no_results``: why there are none, when results were not refused
+    (:func:`no_results_reason`); ``total``: boards of the input
+    (``boards + left_out``).
+    """
+
+    boards: int = 0
+    left_out: int = 0
+    results: bool = False
+    no_results: str | None = None
+
+    @property
+    def total(self) -> int:
+        return self.boards + self.left_out
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to print: no diagram and no results page."""
+        return self.boards == 0 and not self.results
+
+
+class NothingToPrint(ValueError):
+    """The booklet would hold no diagram and no results page (raised only when asked: ``allow_empty=False``)."""
+
+
+def select_boards(
+    boards: Iterable[Board],
+    results: bool | None,
+    diagnostics: list[Any] | None,
+    summary: BookletSummary | None,
+) -> tuple[list[Board], list[Board], dict[str, Any] | None]:
+    """The input's boards, those the booklet draws, and the results pages (shared by HTML and PDF)."""
+    all_boards = list(boards)
+    res = None
+    reason = None
+    if results is not False:
+        recs = [record(b) for b in all_boards]
+        res, diags = _results(recs)
+        if diagnostics is not None:
+            diagnostics.extend(diags)
+        if res is None and summary is not None:
+            reason = no_results_reason(recs)
+    shown, left_out = diagram_boards(all_boards)
+    if summary is not None:
+        summary.boards, summary.left_out = len(shown), left_out
+        summary.results, summary.no_results = res is not None, reason
+    return all_boards, shown, res
 
 
 def _prepare(
@@ -255,14 +320,14 @@ def _prepare(
     results: bool | None,
     diagnostics: list[Any] | None,
     progress: Any = None,
-) -> tuple[list[BoardView], dict[str, Any] | None, str | None]:
-    all_boards = list(boards)
-    res = None
-    if results is not False:
-        res, diags = booklet_results(all_boards)
-        if diagnostics is not None:
-            diagnostics.extend(diags)
-    shown = distinct_boards(all_boards)
+    summary: BookletSummary | None = None,
+    allow_empty: bool = True,
+) -> tuple[list[BoardView], dict[str, Any] | None, str | None, BoardView | None]:
+    if summary is None and not allow_empty:
+        summary = BookletSummary()
+    all_boards, shown, res = select_boards(boards, results, diagnostics, summary)
+    if not allow_empty and summary is not None and summary.empty:
+        raise NothingToPrint("no board has a deal and there are no results")
     note = None
     infos: list[Any] = [None] * len(shown)
     if dd is not False:
@@ -272,7 +337,7 @@ def _prepare(
         v = board_view(b)
         v["dd"], v["par"] = dd_view(info)
         views.append(v)
-    return views, res, note
+    return views, res, note, board_view(all_boards[0]) if all_boards else None
 
 
 def write_booklet(
@@ -284,18 +349,22 @@ def write_booklet(
     results: bool | None = None,
     diagnostics: list[Any] | None = None,
     progress: Any = None,
+    summary: BookletSummary | None = None,
+    allow_empty: bool = True,
 ) -> int:
-    """Write the booklet to ``out`` (UTF-8) and return how many boards it holds
+    """Write the booklet to ``out`` (UTF-8) and return how many diagrams it holds
     (options as :func:`render_html`).
 
     The page is written to a temporary file in the same folder and moved
     over ``out`` with :func:`os.replace`, so a reader never sees half a
     file and a failure leaves any earlier ``out`` untouched.
 
+    :raises NothingToPrint: with ``allow_empty=False``, when no board has a
+        deal and there are no results (nothing is written).
     :raises OSError: if the folder is missing or not writable.
     """
-    views, res, note = _prepare(boards, dd, results, diagnostics, progress)
-    text = _render(views, res, title, note)
+    views, res, note, heading_board = _prepare(boards, dd, results, diagnostics, progress, summary, allow_empty)
+    text = _render(views, res, title, note, heading_board)
     target = Path(out)
     try:
         mode = target.stat().st_mode & 0o777
@@ -316,11 +385,17 @@ def write_booklet(
 
 
 def _render(
-    views: Sequence[BoardView], results: dict[str, Any] | None, title: str | None, note: str | None = None
+    views: Sequence[BoardView],
+    results: dict[str, Any] | None,
+    title: str | None,
+    note: str | None = None,
+    first: BoardView | None = None,
 ) -> str:
-    first = views[0] if views else None
+    """``first``: the view of the input's first board (heading, site, date), drawn or not."""
     heading = title or (first["event"] if first else None) or "Hand records"
-    sheets = [list(views[i : i + BOARDS_PER_PAGE]) for i in range(0, len(views), BOARDS_PER_PAGE)] or [[]]
+    sheets = [list(views[i : i + BOARDS_PER_PAGE]) for i in range(0, len(views), BOARDS_PER_PAGE)]
+    if not sheets and results is None:
+        sheets = [[]]  # a sheet saying "No boards."
     return (
         _environment()
         .get_template(_TEMPLATE)
@@ -402,8 +477,9 @@ def _display_date(value: str | None) -> str | None:
 #: Law 12C2 artificial adjusted scores as a traveller prints them.
 _ARTIFICIAL_TEXT = {"AVERAGE_PLUS": "Avg+", "AVERAGE": "Avg", "AVERAGE_MINUS": "Avg\u2212"}
 _MINUS = "\u2212"
-#: Codes of the claimed-figure checks (handrec.check_scores) whose rows a results page marks.
-_CLAIM_CODES = ("S603", "S604", "S605", "S607", "S608")
+#: Codes of the claimed-figure checks (handrec.check_scores) whose rows a results page marks:
+#: a figure that differs from handrec's (S611: a ScoreTable percentage by another formula).
+_CLAIM_CODES = ("S603", "S604", "S605", "S607", "S608", "S611")
 #: A traveller up to this wide (:func:`_traveller_width`) fits half an A4 or Letter page in the PDF,
 #: so that the travellers go two abreast (measured: 69 fits 86 mm, 79 does not).
 _HALF_WIDTH = 70
@@ -438,6 +514,40 @@ def distinct_boards(boards: Iterable[Board]) -> list[Board]:
             seen.add(key)
         out.append(b)
     return out
+
+
+def has_deal(board: Board) -> bool:
+    """Whether the board gives a deal: at least one hand (a partial deal counts)."""
+    deal = board.deal
+    return deal is not None and any(deal[s] is not None for s in _SEATS_NESW)
+
+
+def diagram_boards(boards: Sequence[Board]) -> tuple[list[Board], int]:
+    """The boards a booklet draws and how many boards it leaves out for want of a deal.
+
+    Drawn: :func:`distinct_boards` that have a deal (:func:`has_deal`).  Left
+    out: the boards none of whose games gives a deal, counted once per Event
+    and board label (a game without a deal of a board drawn from another game
+    is not counted; games with no board label count one each).
+    """
+    shown = [b for b in distinct_boards(boards) if has_deal(b)]
+    drawn = {_event_label(b) for b in shown}
+    missing: set[tuple[str, str]] = set()
+    unlabelled = 0
+    for b in boards:
+        if has_deal(b):
+            continue
+        key = _event_label(b)
+        if key[1] in ("", "?"):
+            unlabelled += 1
+        elif key not in drawn:
+            missing.add(key)
+    return shown, len(missing) + unlabelled
+
+
+def _event_label(board: Board) -> tuple[str, str]:
+    label = str(board.number) if board.number is not None else (board.tag("Board") or "").strip()
+    return ((board.tag("Event") or "").strip(), label)
 
 
 def _signed(value: Any) -> str:
@@ -708,8 +818,8 @@ def booklet_results(boards: Iterable[Board]) -> tuple[dict[str, Any] | None, lis
     :mod:`handrec.events` (travellers, matchpoints with Neuberg, Butler or
     cross-IMPs as the Scoring tag says, teams IMPs, rankings), never copied
     from the file; the file's own figures are checked with
-    :func:`handrec.check_scores.check_event` (S603-S609) and a traveller or
-    ranking row they disagree with is flagged.  The ranking is the
+    :func:`handrec.check_scores.check_event` (S603-S609, S611) and a traveller
+    or ranking row they disagree with is flagged.  The ranking is the
     TotalScoreTable when the file has one, else computed.
 
     Returns ``(None, diagnostics)`` when there are no results.  The data:
@@ -724,7 +834,25 @@ def booklet_results(boards: Iterable[Board]) -> tuple[dict[str, Any] | None, lis
     ``flag``), ``rankings`` (``title``, ``source``, ``columns``, ``right``,
     ``rows``: ``cells``, ``flag``), ``notes``; ``flagged`` (bool: any row flagged).
     """
-    recs = [record(b) for b in boards]
+    return _results([record(b) for b in boards])
+
+
+def no_results_reason(recs: Sequence[Any]) -> str:
+    """Why records (:func:`handrec.events.record`) give no results pages, for a director.
+
+    >>> from handrec.model import Origin
+    >>> no_results_reason([record(Board(origin=Origin("t.pbn"), number=1))])
+    'no board has a result'
+    """
+    if not any(t.size > 0 for t in travellers(recs)):
+        return "no board has a result"
+    if any(v.name == "ScoreTable" for r in recs for v in r.tables):
+        return "each board has at most one result and no ScoreTable holds a score"
+    return "each board has at most one result and there is no ScoreTable"
+
+
+def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
+    """:func:`booklet_results` of the records of the boards."""
     by_path: dict[str, list[Any]] = {}
     for r in recs:
         by_path.setdefault(r.origin.path, []).append(r)

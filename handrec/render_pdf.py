@@ -20,7 +20,8 @@ Three steps, each testable on its own:
 
 Layouts: 1, 2, 4, 6 or 8 boards per page (:data:`LAYOUTS`) on A4 or US
 Letter; a board is one unbreakable block and never spans two pages; page
-numbers in the footer.  A board recorded by several games is printed once.
+numbers in the footer.  A board recorded by several games is printed once;
+a board with no deal at all gets no diagram (:func:`handrec.render.diagram_boards`).
 When the input has results (:func:`handrec.render.booklet_results`), results
 pages follow the diagrams: the ranking, then per board a traveller sorted by
 the N-S score with handrec's matchpoints or IMPs, each traveller one
@@ -40,7 +41,7 @@ import logging
 import math
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -51,7 +52,7 @@ import jinja2
 from handrec import dd as ddmod
 from handrec._resources import templates_dir
 from handrec.model import Board
-from handrec.render import board_view, booklet_results, distinct_boards
+from handrec.render import BookletSummary, NothingToPrint, board_view, select_boards
 from handrec.render import dd_view as _dd_view
 
 __all__ = [
@@ -291,6 +292,7 @@ def booklet_data(
     results: bool | None = None,
     diagnostics: list[Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    summary: BookletSummary | None = None,
 ) -> dict[str, Any]:
     """Everything the template shows, as plain data (see the template's header for the shape).
 
@@ -299,8 +301,11 @@ def booklet_data(
     ``handrec[dd]`` extra; without it a note says so once, on page 1);
     ``False`` shows none.
 
-    A board recorded by several games (one per table) is shown once
-    (:func:`handrec.render.distinct_boards`).  ``results``: ``None`` adds
+    A board recorded by several games (one per table) is shown once; a
+    board with no deal at all is not drawn (:func:`handrec.render.diagram_boards`),
+    one with part of a deal is.  With no board to draw but results, there
+    are no diagram pages (``pages`` is empty); ``summary``, when given, is
+    filled in (:class:`handrec.render.BookletSummary`).  ``results``: ``None`` adds
     results pages when the input has results (travellers, rankings:
     :func:`handrec.render.booklet_results`), ``True`` likewise, ``False``
     never.  The claimed-figure diagnostics found on the way are appended to
@@ -310,25 +315,19 @@ def booklet_data(
     :raises ValueError: for a layout or paper not offered.
     """
     paper_key = _check_layout(per_page, paper)
-    all_boards = list(boards)
-    res = None
-    if results is not False:
-        res, diags = booklet_results(all_boards)
-        if diagnostics is not None:
-            diagnostics.extend(diags)
-    board_list = distinct_boards(all_boards)
+    all_boards, board_list, res = select_boards(boards, results, diagnostics, summary)
     note = None
     if dd is False:
         infos: list[ddmod.BoardDD | None] = [None] * len(board_list)
     else:
         infos, note = ddmod.boards_dd(board_list, solve=bool(dd), progress=progress)
     views = [_board_data(b, i) for b, i in zip(board_list, infos)]
-    first = board_view(board_list[0]) if board_list else None
+    first = board_view(all_boards[0]) if all_boards else None  # drawn or not: the heading is the input's
     heading = title or (first["event"] if first else None) or "Hand records"
     meta = " \u00b7 ".join(x for x in ((first["site"], first["date"]) if first else ()) if x)
     geo = _geometry(per_page, paper_key, note=note is not None)
     pages = []
-    for i in range(0, max(len(views), 1), per_page):
+    for i in range(0, max(len(views), 0 if res is not None else 1), per_page):
         chunk = views[i : i + per_page]
         if not chunk:
             rng = ""
@@ -368,6 +367,7 @@ def render_typst_source(
     results: bool | None = None,
     diagnostics: list[Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    summary: BookletSummary | None = None,
 ) -> str:
     """The booklet as Typst source (see :func:`booklet_data` for the options).
 
@@ -387,6 +387,7 @@ def render_typst_source(
         results=results,
         diagnostics=diagnostics,
         progress=progress,
+        summary=summary,
     )
     return _environment().get_template(_TEMPLATE).render(doc=data)
 
@@ -446,6 +447,7 @@ def render_pdf(
     results: bool | None = None,
     diagnostics: list[Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    summary: BookletSummary | None = None,
 ) -> bytes:
     """The booklet as PDF bytes (options as :func:`render_typst_source`)."""
     source = render_typst_source(
@@ -457,7 +459,12 @@ def render_pdf(
         results=results,
         diagnostics=diagnostics,
         progress=progress,
+        summary=summary,
     )
+    return _compile_pdf(source)
+
+
+def _compile_pdf(source: str) -> bytes:
     pdf, warnings = compile_typst(source)
     for w in warnings:
         log.warning("typst: %s", w)
@@ -493,19 +500,24 @@ def write_pdf(
     results: bool | None = None,
     diagnostics: list[Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    summary: BookletSummary | None = None,
+    allow_empty: bool = True,
 ) -> int:
-    """Write the booklet PDF to ``out`` and return how many boards it holds (games of the same board count once).
+    """Write the booklet PDF to ``out`` and return how many diagrams it holds (games of the same
+    board count once; boards without a deal are not drawn).
 
     The PDF goes to a temporary file in the same folder, then replaces
     ``out`` (:func:`os.replace`): a reader never sees half a file and a
     failure leaves any earlier ``out`` untouched.
 
     :raises ValueError: for a layout or paper not offered.
+    :raises NothingToPrint: with ``allow_empty=False``, when no board has a
+        deal and there are no results (nothing is written).
     :raises OSError: if the folder is missing or not writable.
     """
-    board_list: Sequence[Board] = list(boards)
-    pdf = render_pdf(
-        board_list,
+    summary = summary if summary is not None else BookletSummary()
+    data = booklet_data(
+        boards,
         title=title,
         per_page=per_page,
         paper=paper,
@@ -513,7 +525,11 @@ def write_pdf(
         results=results,
         diagnostics=diagnostics,
         progress=progress,
+        summary=summary,
     )
+    if not allow_empty and summary.empty:
+        raise NothingToPrint("no board has a deal and there are no results")
+    pdf = _compile_pdf(_environment().get_template(_TEMPLATE).render(doc=data))
     target = Path(out)
     try:
         mode = target.stat().st_mode & 0o777
@@ -530,4 +546,4 @@ def write_pdf(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return len(distinct_boards(board_list))
+    return summary.boards

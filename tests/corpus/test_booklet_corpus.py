@@ -21,7 +21,7 @@ import pytest
 
 from handrec.model import Board, Rank, Seat, Suit, Vulnerability
 from handrec.reader import read
-from handrec.render import board_view, distinct_boards, render_html
+from handrec.render import board_view, diagram_boards, distinct_boards, render_html
 from handrec.render_pdf import compile_typst, render_typst_source
 
 #: Every corpus file with at least one complete deal (MANIFEST.md; test_list_is_complete keeps it so).
@@ -128,7 +128,7 @@ class Diagrams(HTMLParser):
 
 @pytest.mark.parametrize("name", FILES)
 def test_booklet_every_card_once(corpus_dir: Path, name: str) -> None:
-    boards = distinct_boards(read(corpus_dir / name))
+    boards, _ = diagram_boards(list(read(corpus_dir / name)))
     assert any(complete(b) for b in boards)
     # PDF: the pages with diagrams (results pages, if any, come after them and hold no "BOARD").
     pdf, warnings = compile_typst(render_typst_source(boards, per_page=8, paper="a4"))

@@ -262,15 +262,42 @@ def test_hostile_text_is_escaped_not_run() -> None:
         assert page.boards[0]["attrs"]["data-board"] == "<b>1</b>"
 
 
-def test_missing_deal_draws_unknown_hands() -> None:
-    page = read(render_html([make_board(5, None, dealer=None, vul=None)]))
-    (shown,) = page.boards
-    assert shown["unknown"] == set(SEATS)
-    assert all(suits == {} for suits in shown["hands"].values())
-    assert set(shown["hcp"]) == set(SEATS) and all(v.strip() in ("-", "\u2013") for v in shown["hcp"].values())
-    text = " ".join(shown["text"])
-    assert "unknown" in text and "Deal not given" in text and "Dealer unknown" in text
-    assert shown["attrs"]["data-dealer"] == "" and shown["attrs"]["data-vul"] == ""
+def test_board_without_deal_gets_no_diagram() -> None:
+    boards = [make_board(5, None, dealer=None, vul=None), make_board(6, DEAL_A), make_board(7, None)]
+    summary = render.BookletSummary()
+    html = render_html(boards, summary=summary)
+    page = read(html)
+    assert [b["attrs"]["data-board"] for b in page.boards] == ["6"]
+    assert "Deal not given" not in html and "No boards." not in html
+    assert (summary.boards, summary.left_out, summary.total, summary.results) == (1, 2, 3, False)
+    assert summary.no_results == "no board has a result" and not summary.empty
+
+
+def test_no_deal_at_all_is_a_sheet_saying_so_or_nothing_to_print(tmp_path: Path) -> None:
+    boards = [make_board(5, None), make_board(6, None)]
+    page = read(render_html(boards))
+    assert page.boards == [] and "No boards." in "".join(page.text)
+    out = tmp_path / "b.html"
+    summary = render.BookletSummary()
+    with pytest.raises(render.NothingToPrint):
+        write_booklet(boards, out, summary=summary, allow_empty=False)
+    assert not out.exists() and summary.empty and summary.left_out == 2
+    assert write_booklet(boards, out) == 0 and out.exists()  # allowed by default
+
+
+def test_diagram_boards_counts_each_board_left_out_once() -> None:
+    games = [
+        make_board(1, DEAL_A),
+        make_board(1, None),  # another table of board 1, drawn from the first game
+        make_board(2, None),
+        make_board(2, None),  # board 2, two tables, no deal anywhere: one board left out
+        make_board(None, None),  # no label: counted on its own
+        make_board(None, None),
+        make_board(3, "N:KQJ84.A6.KQ5.J73 - - -"),  # part of a deal: drawn
+    ]
+    shown, left_out = render.diagram_boards(games)
+    assert [b.number for b in shown] == [1, 3] and left_out == 3
+    assert not render.has_deal(make_board(4, "N:- - - -"))
 
 
 def test_partial_deal_shows_known_hands() -> None:

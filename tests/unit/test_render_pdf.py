@@ -20,6 +20,7 @@ import pytest
 from handrec import dd
 from handrec import render_pdf as rp
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Origin, Rank, Seat, Suit, Tag, Vulnerability
+from handrec.render import BookletSummary
 from handrec.render_pdf import (
     LAYOUTS,
     booklet_data,
@@ -215,14 +216,20 @@ def test_wild_deal_and_missing_hands() -> None:
     wild = cycle_board(1, Deal.parse(DEAL_C))
     partial = cycle_board(2, Deal.parse("N:AKQJ.AKQ.AKQ.AKQ - - -"))
     empty = Board(origin=Origin("t.pbn"), number=3)
-    pdf, warnings = compile_typst(render_typst_source([wild, partial, empty], per_page=4))
+    no_dealer = Board(origin=Origin("t.pbn"), number=4, deal=Deal.parse("N:- - - AKQJ.AKQ.AKQ.AKQ"))
+    summary = BookletSummary()
+    source = render_typst_source([wild, partial, empty, no_dealer], per_page=4, summary=summary)
+    pdf, warnings = compile_typst(source)
     assert warnings == []
     (page,) = pdf_pages(pdf)
     chunks = board_chunks(page)
+    assert len(chunks) == 3  # board 3 has no deal: no diagram
     check_board_text(chunks[0], wild)
     assert chunks[0].count("\u2014") == 12  # twelve void suits
     assert "unknown" in chunks[1] and "Incomplete deal" in chunks[1]
-    assert "Deal not given" in chunks[2] and "Dealer ?" in chunks[2] and "Vul: ?" in chunks[2]
+    assert "Incomplete deal" in chunks[2] and "Dealer ?" in chunks[2] and "Vul: ?" in chunks[2]
+    assert "Deal not given" not in page and "Boards 1\u20134" in page
+    assert (summary.boards, summary.left_out) == (3, 1)
 
 
 def test_heading_from_tags_or_title(boards32: list[Board]) -> None:

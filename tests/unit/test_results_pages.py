@@ -270,13 +270,13 @@ def test_score_table_and_total_score_table(corpus_dir: Path) -> None:
     """PBN 2.0 reference file: a ScoreTable of 155 results (Multiplicity) and a TotalScoreTable.
 
     handrec scores the table itself (2 / 1 scale as its Scoring tag says: top 2(155-1) = 308) and
-    marks the rows whose Percentage_NS / Percentage_EW the file computed another way (S607).
+    marks the rows whose Percentage_NS / Percentage_EW the file computed another way (S611).
     """
     path = corpus_dir / "pbn" / "pbn20_reference_score_tables.pbn"
     diags: list = []
     pages = pdf_text(rp.render_pdf(read(path), diagnostics=diags))
     text = "\n".join(pages)
-    assert any(d.code == "S607" for d in diags) and any(d.code == "S608" for d in diags)
+    assert any(d.code == "S611" for d in diags) and any(d.code == "S608" for d in diags)
     i = text.index("Board 1 top 308")
     rows = lines_after(text[i:], "Board 1 top 308", 26)
     # +N-S, +E-W, times, MP N-S, MP E-W, % N-S (no pair or contract columns in this table)
