@@ -104,6 +104,13 @@ CODES: dict[str, Code] = {
             "handrec (limits)",
         ),
         _c(
+            "F017",
+            W,
+            "LIN record without a deal at the end",
+            "{commands} after the last deal open no record (the file may be truncated): ignored",
+            "lin.md §1, §8.2",
+        ),
+        _c(
             "F015",
             E,
             "internal error",

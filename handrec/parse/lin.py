@@ -1482,6 +1482,16 @@ def parse_lin(
                 preamble = _too_big(preamble)
 
     if cur is not None:
+        split = _lead_in_start(cur) if cur_has_md and not qx_mode else len(cur)
+        if 0 < split < len(cur) and cur[0].type != _TOO_BIG:
+            # pn/pw/st after the last deal open the next record, which never came (lin.md §8.2):
+            # said, and not read as the last record's players
+            tail = cur[split:]
+            del cur[split:]
+            commands = "|".join(dict.fromkeys(t.type.lower() for t in tail)) + "|"
+            file_diagnostics.append(
+                make("F017", None, Span(tail[0].line, tail[0].column), path=path, commands=commands)
+            )
         yield build(cur)
     elif preamble:
         if _makes_a_record(preamble):

@@ -9,9 +9,12 @@ them.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
+
+from handrec.reader import read
 
 from .fuzzing import (
     CORPUS_DIR,
@@ -91,3 +94,18 @@ def test_lin_calls_before_the_first_qx_are_not_dropped_silently(monkeypatch) -> 
 
     data = b"sv|o|mb|1S|mb|p|mb|p|mb|p|\nqx|o1|md|3SJT9H982DQ532CQ83,SQ432HKJ76D64CJT4,S65HA53DJT7CAK762,|\n"
     check(data, "x.lin", [(0, 27)])
+
+
+def test_lin_file_cut_after_the_next_records_names_says_so() -> None:
+    """Found by fuzz/fuzz_long.py (generated LIN, truncated): the file ends with ``pn|...|st||``, the
+    start of a record that never came.  Those pairs were silently read as the last record's players;
+    now they are left out of it and reported (F017), so the cut board is accounted for."""
+    m = Mutant(generated_sample(3, 440, "lin"))
+    m.truncate(1107)
+    r = check(m.data, m.name, m.ranges)
+    assert r.boards == 2
+    assert [(d.code, d.line, d.column, d.message) for d in r.file_diagnostics] == [
+        ("F017", 3, 1, "pn|st| after the last deal open no record (the file may be truncated): ignored")
+    ]
+    boards = list(read(io.BytesIO(m.data)))  # LIN pn order is S, W, N, E: record 2 is "Eve,Hal,Gus,Dan"
+    assert [b.tag("North") for b in boards] == ["Cat", "Gus"]  # not "Cat" from the cut record's "Eve,Fay,Cat,Dan"
