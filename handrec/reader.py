@@ -22,6 +22,28 @@ from handrec.model import Board
 __all__ = ["read", "read_input", "iter_inputs", "Input", "InputError"]
 
 
+def _unknown_reason(inp: Input) -> str:
+    """Why an input is neither PBN nor LIN, with a hint for text in UTF-16 or UTF-32 (Windows
+    editors save "Unicode" so), which handrec does not read: PBN is ASCII / ISO-8859-1 / UTF-8."""
+    try:
+        stream = inp.open()
+        try:
+            head = stream.read(64)
+        finally:
+            stream.close()
+    except Exception:  # the reason is a courtesy: never a second fault
+        head = b""
+    wide = (
+        head[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
+        and "UTF-32"
+        or (head[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) >= 8 and head[1::2].count(0) >= len(head) // 2 - 1))
+        and "UTF-16"
+    )
+    if wide:
+        return f"{wide} text: save it as UTF-8 (or ISO-8859-1) and read it again"
+    return "no PBN tag pair or LIN command found"
+
+
 def read_input(inp: Input) -> Iterator[Board]:
     """Yield the boards of one input, appending file-level faults to ``inp.diagnostics``.
 
@@ -32,7 +54,7 @@ def read_input(inp: Input) -> Iterator[Board]:
     yielded with only an F016 error (see :func:`handrec.parse.pbn.parse_pbn`).
     """
     if inp.format is None:
-        inp.diagnostics.append(make("F004", None, None, path=inp.path, reason="no PBN tag pair or LIN command found"))
+        inp.diagnostics.append(make("F004", None, None, path=inp.path, reason=_unknown_reason(inp)))
         return
     parse = _parser(inp.format)
     try:

@@ -118,7 +118,7 @@ CASES = [
         "u16.pbn",
         BASE.encode("utf-16"),
         [
-            "{f}:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",
+            "{f}:0:0: F004 error: not PBN or LIN: UTF-16 text: save it as UTF-8 (or ISO-8859-1) and read it again",
             "1 files, 0 boards, 1 errors, 0 warnings",
         ],
         2,

@@ -208,7 +208,8 @@ def test_unreadable_bridge_files_in_a_folder_are_reported(junk: Path) -> None:
     f004 = "{}:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found"
     assert out == [
         f004.format(junk / "garbage.pbn"),
-        f004.format(junk / "u16.pbn"),
+        f"{junk / 'u16.pbn'}:0:0: F004 error: not PBN or LIN: UTF-16 text: save it as UTF-8 (or ISO-8859-1) and "
+        "read it again",
         f004.format(junk / "x.lin.gz"),
         "4 files, 1 boards, 3 errors, 0 warnings",
     ]
