@@ -110,6 +110,7 @@ CODES: dict[str, Code] = {
             "{commands} after the last deal open no record (the file may be truncated): ignored",
             "lin.md §1, §8.2",
         ),
+        _c("F018", W, "no board", "no board in this {format} file", "PBN 2.1 §3 / lin.md §1"),
         _c(
             "F015",
             E,

@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
-from handrec.diagnostics import Diagnostic, make
+from handrec.diagnostics import Diagnostic, Severity, make
 from handrec.io import DEFAULT_LIMITS, Input, InputError, decode_lines, iter_inputs, sniff
 from handrec.model import Board
 
@@ -52,15 +52,23 @@ def read_input(inp: Input) -> Iterator[Board]:
     the boards already read.  A board larger than the input's
     :attr:`Limits.max_board_bytes <handrec.io.Limits.max_board_bytes>` is
     yielded with only an F016 error (see :func:`handrec.parse.pbn.parse_pbn`).
+    A file read to its end without a single board (empty, or headers and
+    comments only) gets an F018 warning.
     """
     if inp.format is None:
         inp.diagnostics.append(make("F004", None, None, path=inp.path, reason=_unknown_reason(inp)))
         return
     parse = _parser(inp.format)
+    n = 0
     try:
-        yield from parse(inp.lines(), inp.path, inp.diagnostics, inp.limits.max_board_bytes)
+        for board in parse(inp.lines(), inp.path, inp.diagnostics, inp.limits.max_board_bytes):
+            n += 1
+            yield board
     except InputError as e:
         inp.diagnostics.append(make("F001", None, None, path=inp.path, reason=str(e)))
+        return
+    if n == 0 and not any(d.severity is Severity.ERROR for d in inp.diagnostics):
+        inp.diagnostics.append(make("F018", None, None, path=inp.path, format=inp.format.upper()))
 
 
 def _parser(fmt: str):

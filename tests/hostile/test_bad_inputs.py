@@ -75,11 +75,14 @@ def validate(tmp_path: Path, name: str, data: bytes, *args: str) -> tuple[list[s
     return r.stdout.replace(str(f), "{f}").splitlines(), r.exit_code
 
 
+#: The F018 warning of a file read to its end without a board.
+_NO_BOARD = "{{f}}:0:0: F018 warning: no board in this {} file"
+
 # (id, file name, bytes, expected output lines, exit status)
 CASES = [
     # --- empty and header-only files -------------------------------------------------------
-    ("zero-byte .pbn", "empty.pbn", b"", ["1 files, 0 boards, 0 errors, 0 warnings"], 0),
-    ("zero-byte .lin", "empty.lin", b"", ["1 files, 0 boards, 0 errors, 0 warnings"], 0),
+    ("zero-byte .pbn", "empty.pbn", b"", [_NO_BOARD.format("PBN"), "1 files, 0 boards, 0 errors, 1 warnings"], 0),
+    ("zero-byte .lin", "empty.lin", b"", [_NO_BOARD.format("LIN"), "1 files, 0 boards, 0 errors, 1 warnings"], 0),
     (
         "zero-byte, no extension",
         "empty",
@@ -90,8 +93,20 @@ CASES = [
         ],
         2,
     ),
-    ("PBN header only", "h.pbn", b"% PBN 2.1\r\n% EXPORT\r\n", ["1 files, 0 boards, 0 errors, 0 warnings"], 0),
-    ("LIN header only", "h.lin", b"pn|a,b,c,d|st||", ["1 files, 0 boards, 0 errors, 0 warnings"], 0),
+    (
+        "PBN header only",
+        "h.pbn",
+        b"% PBN 2.1\r\n% EXPORT\r\n",
+        [_NO_BOARD.format("PBN"), "1 files, 0 boards, 0 errors, 1 warnings"],
+        0,
+    ),
+    (
+        "LIN header only",
+        "h.lin",
+        b"pn|a,b,c,d|st||",
+        [_NO_BOARD.format("LIN"), "1 files, 0 boards, 0 errors, 1 warnings"],
+        0,
+    ),
     # --- binary ------------------------------------------------------------------------------
     (
         "PNG named .pbn",

@@ -46,9 +46,9 @@ def test_lin_record_whose_qx_was_damaged_joins_the_record_before() -> None:
 
 
 def test_lin_record_cut_to_its_names_is_no_record() -> None:
-    """A record truncated to ``pn|...|``: header pairs only, so no record (lin.md §2) and nothing lost."""
+    """A record truncated to ``pn|...|``: header pairs only, so no record (lin.md §2): the file has no board (F018)."""
     r = check(b"pn|Hal,Eve,Dan,Gus|", "cut.lin", [(0, 19)])
-    assert (r.boards, r.diagnostics, r.file_diagnostics) == (0, [], [])
+    assert (r.boards, r.diagnostics, [d.code for d in r.file_diagnostics]) == (0, [], ["F018"])
 
 
 def test_pbn_games_inside_a_closed_brace_comment_are_comment() -> None:
