@@ -257,8 +257,9 @@ def _check_accounted(data: bytes, ranges: list[tuple[int, int]], r: Result) -> N
         )
 
 
-#: A LIN pair that makes a record (lin.md §2: md, qx; or sv, mb, an, pc, mc, ah without them).
-_LIN_RECORD = re.compile(rb"(?i)(?:md|qx|sv|mb|an|pc|mc|ah)\s*(?:\||%7c)")
+#: A LIN pair that makes a record (lin.md §2: md, qx; or sv, mb, an, pc, mc, ah without them); a
+#: command starts the text or follows a pipe or a line end (``Dan|`` in ``pn|Cat,Gus,Eve,Dan|`` is a name).
+_LIN_RECORD = re.compile(rb"(?i)(?:^|(?<=[|\s]))(?:md|qx|sv|mb|an|pc|mc|ah)\s*(?:\||%7c)")
 _LIN_QX = re.compile(rb"(?i)qx\s*(?:\||%7c)")
 
 

@@ -109,3 +109,14 @@ def test_lin_file_cut_after_the_next_records_names_says_so() -> None:
     ]
     boards = list(read(io.BytesIO(m.data)))  # LIN pn order is S, W, N, E: record 2 is "Eve,Hal,Gus,Dan"
     assert [b.tag("North") for b in boards] == ["Cat", "Gus"]  # not "Cat" from the cut record's "Eve,Fay,Cat,Dan"
+
+
+def test_a_name_ending_in_a_command_is_not_a_record() -> None:
+    """Found by fuzz/fuzz_long.py: ``pn|Cat,Gus,Eve,Dan|`` left of a generated file; the property took the
+    ``an|`` of ``Dan|`` for a LIN command (a harness fault: the reader was right, no record here)."""
+    m = Mutant(generated_sample(2, 1, "lin"))
+    m.delete_line(0)
+    m.truncate(19)
+    assert m.data == b"pn|Cat,Gus,Eve,Dan|"
+    r = check(m.data, m.name, m.ranges)
+    assert (r.boards, [d.code for d in r.file_diagnostics]) == (0, ["F018"])
