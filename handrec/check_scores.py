@@ -102,7 +102,7 @@ from handrec.events import (
 from handrec.model import Board, Seat, Side, Span
 from handrec.rules.replay import Replay
 from handrec.scoring.chicago import score_chicago
-from handrec.scoring.events import Scale, artificial_mp, matchpoints, top
+from handrec.scoring.events import MAX_MULTIPLICITY, Scale, artificial_mp, matchpoints, top
 from handrec.scoring.imps import imps
 from handrec.scoring.rubber import DealResult, contract_points, score_rubber
 
@@ -857,7 +857,10 @@ def _check_total_ranks(ctx: _Context, r: GameRecord, v: TableView, cols: dict[st
     key_i, descending = None, True
     for i, (c, s) in enumerate(zip(v.columns, v.sort)):
         if s is not None and c.lower() != "rank":
-            key_i, descending = i, s == "+"
+            # a score, matchpoint, IMP or percentage total ranks higher-is-better whatever the
+            # marker says (a wrong marker is T125's business); another column follows its marker
+            key_i = i
+            descending = s == "+" or any(w in c.lower() for w in ("percentage", "mp", "imp", "score"))
             break
     if key_i is None:
         key_i = next(
@@ -868,7 +871,7 @@ def _check_total_ranks(ctx: _Context, r: GameRecord, v: TableView, cols: dict[st
     values = [_num(_cell(v, row, key_i)) for row in v.rows]
     i_m = v.index("Multiplicity")
     mult = [(_num(_cell(v, row, i_m)) if i_m is not None else None) for row in v.rows]
-    weights = [int(m[0]) if m is not None and m[0] >= 1 else 1 for m in mult]
+    weights = [int(m[0]) if m is not None and 1 <= m[0] <= MAX_MULTIPLICITY else 1 for m in mult]
     for n, row in enumerate(v.rows):
         rk = _rank(_cell(v, row, i_rank))
         x = values[n]

@@ -50,6 +50,7 @@ from handrec.rules.replay import Replay, replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.duplicate import score_ns
 from handrec.scoring.events import (
+    MAX_MULTIPLICITY,
     ArtificialScore,
     Scale,
     artificial_mp,
@@ -619,7 +620,7 @@ def table_entries(view: TableView, vulnerable: Vulnerability | None) -> list[Ent
                 ew=ew,
                 score_ns=score,
                 artificial=artificial,
-                multiplicity=mult if mult is not None and mult >= 1 else 1,
+                multiplicity=mult if mult is not None and 1 <= mult <= MAX_MULTIPLICITY else 1,  # else T124
                 contract="" if contract_text in _UNKNOWN else contract_text,
                 declarer="" if declarer_text in _UNKNOWN else declarer_text,
                 tricks=tricks,

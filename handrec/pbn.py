@@ -98,6 +98,7 @@ from handrec.model import (
     Vulnerability,
     trick_winner,
 )
+from handrec.scoring.events import MAX_MULTIPLICITY
 
 __all__ = [
     "MTS_ORDER",
@@ -688,6 +689,7 @@ _cell_int = _cell_number(_INT, "an integer score")
 _cell_decimal = _cell_number(_DEC, "a number")
 _cell_percent = _cell_number(_DEC, "a percentage 0-100", 0, 100)
 _cell_count = _cell_number(r"\d+", "a positive integer", 1)
+_cell_multiplicity = _cell_number(r"\d+", f"a count of tables from 1 to {MAX_MULTIPLICITY:,}", 1, MAX_MULTIPLICITY)
 _cell_tricks = _cell_number(r"\d+", "tricks 0-13", 0, 13)
 
 
@@ -852,7 +854,7 @@ TABLES: dict[str, TableSpec] = {
                 "MP_EW": _cell_decimal,
                 "Percentage_NS": _cell_percent,
                 "Percentage_EW": _cell_percent,
-                "Multiplicity": _cell_count,
+                "Multiplicity": _cell_multiplicity,
             },
         ),
         TableSpec(
@@ -871,7 +873,7 @@ TABLES: dict[str, TableSpec] = {
                 "MeanMP": _cell_decimal,
                 "MeanPercentage": _cell_percent,
                 "NrBoards": _cell_count,
-                "Multiplicity": _cell_count,
+                "Multiplicity": _cell_multiplicity,
             },
         ),
     ]

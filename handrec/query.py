@@ -76,7 +76,9 @@ def _imps_sql(d: str) -> str:
 #: ``tables`` (results of the board), ``top`` (the event's top: the most-played board's
 #: results - 1), matchpoints on the 1/0.5 scale (``mp_ns``) and the 2/1 scale (``mp2_ns``)
 #: on that top (Neuberg's formula for a board played fewer times; unchanged otherwise),
-#: percentages, and Butler-style IMPs against the board's average (``imps_vs_avg_ns``).
+#: percentages, and IMPs against the mean of the board's scores (``imps_vs_avg_ns``; not
+#: Butler's datum, which drops the top and bottom scores).  Only the games of ``boards``:
+#: results given only as ScoreTable rows are in ``tables`` (``handrec score`` reads them too).
 #: A board is the same deal under the same event and board number (bridge-rules.md §8.3);
 #: an event is the Event tag.  The comparison is computed once per distinct score of a
 #: board (``per_score``), then joined back to the games: one sort of the (much smaller)

@@ -51,6 +51,11 @@ K = TypeVar("K", bound=Hashable)
 Number = int | Fraction
 
 
+#: The largest Multiplicity a ScoreTable row may claim (the number of tables with that result):
+#: larger is not a field of players but a fault, and a row is never expanded beyond it.
+MAX_MULTIPLICITY = 10_000
+
+
 def _scores(scores: Iterable[Number]) -> list[Number]:
     out = list(scores)
     for s in out:

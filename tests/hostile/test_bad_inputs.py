@@ -8,6 +8,7 @@ codes are the contract: a reader rewrite must keep them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -433,3 +434,31 @@ def test_huge_numbers_never_overflow_the_parquet_columns(tmp_path: Path) -> None
     ]
     files = pq.read_table(out / "files.parquet").to_pylist()
     assert sum(f["boards"] for f in files) == len(boards)
+
+
+@pytest.mark.parametrize("multiplicity", ["99999999999999999999", "300000000"])
+def test_a_huge_multiplicity_is_a_fault_not_a_list_of_results(tmp_path: Path, multiplicity: str) -> None:
+    """Regression (a new-user test): a ScoreTable row's Multiplicity was expanded into a list of results,
+    so a 20-digit one was an OverflowError traceback in score, convert and booklet, and 300 million ate
+    gigabytes.  Now over 10,000 tables it is T124 and the row counts once."""
+    f = tmp_path / "mult.pbn"
+    f.write_text(
+        '[Event "e"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+        '[Deal "N:AKQJ.AKQ.AKQ.AKQ 5432.5432.J.JT98 T987.T987.T9.765 6.J6.8765432.432"]\n'
+        f'[ScoreTable "Score_NS;Multiplicity"]\n1520 {multiplicity}\n1020 1\n'
+    )
+    r = runner.invoke(app, ["validate", str(f)])
+    assert r.stdout.splitlines() == [
+        f"{f}:7:6: T124 warning: ScoreTable Multiplicity element '{multiplicity}' is not valid: "
+        "a count of tables from 1 to 10,000",
+        "1 files, 1 boards, 0 errors, 1 warnings",
+    ]
+    s = runner.invoke(app, ["score", str(f), "-m", "mp", "--format", "json"])
+    assert s.exit_code == 0, s.output
+    (trav,) = json.loads(s.stdout)["events"][0]["travellers"]
+    assert [(e["score_ns"], e["multiplicity"], e["mp_ns"]) for e in trav["entries"]] == [(1520, 1, 1), (1020, 1, 0)]
+    for args in (
+        ["convert", str(f), "-o", str(tmp_path / "ds"), "-q"],
+        ["booklet", str(f), "-o", str(tmp_path / "b.pdf")],
+    ):
+        assert runner.invoke(app, args).exit_code == 0
