@@ -104,7 +104,7 @@ from handrec.rules.replay import Replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.events import MAX_MULTIPLICITY, Scale, artificial_mp, matchpoints, top
 from handrec.scoring.imps import imps
-from handrec.scoring.rubber import DealResult, contract_points, score_rubber
+from handrec.scoring.rubber import DealResult, score_rubber
 
 __all__ = ["EventChecker", "check_event", "parse_claim", "agrees"]
 
@@ -504,13 +504,8 @@ def _chicago_lines(results: list[DealResult], seq: Sequence[GameRecord]) -> list
     first = next((r.dealer for r in seq if r.dealer is not None), Seat.NORTH)
     res = score_chicago(results, first_dealer=first)
     out = []
-    for dr, d in zip(results, res.deals):
-        below = [0, 0]
-        side = dr.declaring_side
-        if side is not None and d.counted:
-            pts = contract_points(dr.contract, d.vulnerability.is_vulnerable(side), dr.tricks)
-            if pts.made:
-                below[side] = pts.trick_score
+    for d in res.deals:
+        below = list(d.below)
         above = [d.points[0] - below[0], d.points[1] - below[1]]
         out.append((above, below))
     return out

@@ -62,7 +62,7 @@ from handrec.scoring.events import (
 )
 from handrec.scoring.imps import imps
 from handrec.scoring.minibridge import MinibridgeRules, MiniContract, MiniKind, minibridge_score
-from handrec.scoring.rubber import DealResult, Scoresheet, contract_points, format_scoresheet, score_rubber
+from handrec.scoring.rubber import DealResult, Scoresheet, format_scoresheet, score_rubber
 
 __all__ = [
     "Method",
@@ -1171,12 +1171,7 @@ def score_sessions(recs: Sequence[GameRecord], method: Method) -> list[EventScor
         elif method is Method.CHICAGO:
             res = score_chicago([dr for _, dr in usable], first_dealer=first_dealer)
             for (r, dr), d in zip(usable, res.deals):
-                below = [0, 0]
-                side = dr.declaring_side
-                if side is not None and d.counted:
-                    pts = contract_points(dr.contract, d.vulnerability.is_vulnerable(side), dr.tricks)
-                    if pts.made:
-                        below[side] = pts.trick_score
+                below = d.below
                 note = "" if d.counted else "passed out: redealt"
                 if d.game is not None:
                     note = f"game {d.game}"

@@ -36,8 +36,8 @@ import pyarrow.parquet as pq
 
 from handrec import __version__
 from handrec.arrow import SCHEMA_VERSION, SCHEMAS
-from handrec.model import Contract, ModelError, Seat, Vulnerability
-from handrec.scoring.duplicate import score_ns
+from handrec.events import row_score
+from handrec.model import ModelError, Vulnerability
 from handrec.scoring.imps import IMP_THRESHOLDS, imps
 
 __all__ = ["connect", "connect_db", "materialise", "dataset_state", "run", "QueryError"]
@@ -48,18 +48,14 @@ class QueryError(ValueError):
 
 
 def _bridge_score(contract: str | None, declarer: str | None, vulnerable: str | None, tricks: int | None) -> int | None:
+    """SQL ``bridge_score``: :func:`handrec.events.row_score` with the vulnerability as text."""
     if contract is None or vulnerable is None:
         return None
     try:
-        c = Contract.parse(contract)
-        if c.is_passed_out:
-            return 0
-        if c.is_end_position or declarer is None or tricks is None:
-            return None
-        c = Contract(c.level, c.strain, c.doubling, Seat.parse(declarer))
-        return score_ns(c, Vulnerability.parse(vulnerable), int(tricks))
+        vul = Vulnerability.parse(vulnerable)
     except (ModelError, ValueError):
         return None
+    return row_score(contract, declarer or "", None if tricks is None else int(tricks), vul)
 
 
 def _imps(diff: float | None) -> int | None:

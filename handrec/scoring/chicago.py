@@ -123,6 +123,19 @@ class ChicagoDeal:
     fourth_deal_bonus: bool
     partscores: tuple[int, int]
 
+    @property
+    def below(self) -> tuple[int, int]:
+        """Points scored below the line on this deal, ``(N-S, E-W)``: the trick score of a made
+        contract (Law 77); the rest of :attr:`points` is above the line."""
+        side = self.result.declaring_side
+        if side is None or not self.counted:
+            return (0, 0)
+        pts = contract_points(self.result.contract, self.vulnerability.is_vulnerable(side), self.result.tricks)
+        below = [0, 0]
+        if pts.made:
+            below[side] = pts.trick_score
+        return (below[0], below[1])
+
 
 @dataclass(frozen=True, slots=True)
 class ChicagoScore:
