@@ -556,6 +556,20 @@ def _signed(value: Any) -> str:
     return text.replace("-", _MINUS) if text.startswith("-") else text
 
 
+def _result_cells(e: Any) -> dict[str, Any]:
+    """A traveller row's room, contract, declarer, tricks and score cells (N-S plus, E-W plus, zero)."""
+    score = e.score_ns
+    return {
+        "room": e.room,
+        "contract": _contract_view(e.contract, e.tricks),
+        "by": e.declarer or "",
+        "tricks": "" if e.tricks is None else str(e.tricks),
+        "score_ns": str(score) if score is not None and score > 0 else "",
+        "score_ew": str(-score) if score is not None and score < 0 else "",
+        "zero": score == 0,
+    }
+
+
 def _contract_view(text: str, tricks: int | None) -> dict[str, Any]:
     """A traveller's contract cell: ``level``, ``strain`` (S H D C NT), ``doubling`` (``""``, ``x``,
     ``xx``), ``result`` (``=``, ``+1``, ``-2``) or, when it is not a contract, just ``text``."""
@@ -668,14 +682,8 @@ def _traveller_view(st: Any, method: Any, flagged: Any, holder: tuple[str, int |
             {
                 "ns": e.ns,
                 "ew": e.ew,
-                "room": e.room,
-                "contract": _contract_view(e.contract, e.tricks),
-                "by": e.declarer or "",
-                "tricks": "" if e.tricks is None else str(e.tricks),
+                **_result_cells(e),
                 "artificial": artificial,
-                "score_ns": str(score) if score is not None and score > 0 else "",
-                "score_ew": str(-score) if score is not None and score < 0 else "",
-                "zero": score == 0,
                 "times": str(e.multiplicity) if e.multiplicity != 1 else "",
                 "ns_value": "" if se.ns is None else _signed(se.ns),
                 "ew_value": "" if se.ew is None else _signed(se.ew),
@@ -725,14 +733,8 @@ def _teams_view(boards: Sequence[Any], flagged: Any) -> list[dict[str, Any]]:
                 {
                     "ns": e.ns or (home if sign > 0 else visit),
                     "ew": e.ew or (visit if sign > 0 else home),
-                    "room": e.room,
-                    "contract": _contract_view(e.contract, e.tricks),
-                    "by": e.declarer or "",
-                    "tricks": "" if e.tricks is None else str(e.tricks),
+                    **_result_cells(e),
                     "artificial": None,
-                    "score_ns": str(score) if score is not None and score > 0 else "",
-                    "score_ew": str(-score) if score is not None and score < 0 else "",
-                    "zero": score == 0,
                     "times": "",
                     "ns_value": _signed(imps_ns),
                     "ew_value": _signed(-imps_ns),

@@ -516,7 +516,7 @@ def write_pdf(
     :raises OSError: if the folder is missing or not writable.
     """
     summary = summary if summary is not None else BookletSummary()
-    data = booklet_data(
+    source = render_typst_source(
         boards,
         title=title,
         per_page=per_page,
@@ -529,7 +529,7 @@ def write_pdf(
     )
     if not allow_empty and summary.empty:
         raise NothingToPrint("no board has a deal and there are no results")
-    pdf = _compile_pdf(_environment().get_template(_TEMPLATE).render(doc=data))
+    pdf = _compile_pdf(source)
     target = Path(out)
     try:
         mode = target.stat().st_mode & 0o777
