@@ -713,6 +713,7 @@ def generate(
 
 
 class ScoreMethod(StrEnum):
+    auto = "auto"
     mp = "mp"
     mp2 = "mp2"
     imp = "imp"
@@ -729,6 +730,11 @@ class ScoreFormat(StrEnum):
     json = "json"
 
 
+class ScoreTableChoice(StrEnum):
+    travellers = "travellers"
+    rankings = "rankings"
+
+
 @app.command()
 def score(
     paths: PathsArg,
@@ -737,11 +743,21 @@ def score(
         typer.Option(
             "--method",
             "-m",
-            help="mp: matchpoints 1/0.5 (top n-1); mp2: 2/1 (top 2(n-1)); imp: teams, Open v Closed room; "
+            help="auto: each event as its tags say (teams IMPs when a board has an Open and a Closed room; "
+            "Scoring Butler, Cross..., MP1 (2/1), IMP (Butler), Rubber, Chicago; else mp); "
+            "mp: matchpoints 1/0.5 (top n-1); mp2: 2/1 (top 2(n-1)); imp: teams, Open v Closed room; "
             "butler; cross-imp; rubber, chicago, minibridge: each file's boards in order as one session.",
         ),
-    ] = ScoreMethod.mp,
+    ] = ScoreMethod.auto,
     format: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Output format.")] = ScoreFormat.text,
+    table: Annotated[
+        ScoreTableChoice | None,
+        typer.Option(
+            "--table",
+            help="With --format csv: which table to write (travellers: a row per result, or per deal of a "
+            "session, or per teams board; rankings: a row per pair or team). Default: travellers.",
+        ),
+    ] = None,
     neuberg: Annotated[
         bool,
         typer.Option(
@@ -763,8 +779,11 @@ def score(
         for board in read_input(inp):
             recs.append(record(board))
         input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
-    events = score_event(recs, Method(method.value), neuberg=neuberg)
-    sys.stdout.write(render(events, format.value))
+    if table is not None and format is not ScoreFormat.csv:
+        typer.echo("handrec: --table goes with --format csv (text and json show both tables)", err=True)
+        raise typer.Exit(2)
+    events = score_event(recs, None if method is ScoreMethod.auto else Method(method.value), neuberg=neuberg)
+    sys.stdout.write(render(events, format.value, table=(table or ScoreTableChoice.travellers).value))
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(str(d), err=True)

@@ -43,6 +43,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from handrec.model import Board, Contract, Deal, ModelError, Origin, Seat, Side, Span, Strain, Vulnerability
 from handrec.rules.board import dealer_for_board, vulnerability_for_board
@@ -1294,18 +1295,71 @@ def _rubbers(
 # --- all events ----------------------------------------------------------------------------
 
 
-def score_event(recs: Iterable[GameRecord], method: Method, *, neuberg: bool = True) -> list[EventScore]:
+def method_for(recs: Sequence[GameRecord]) -> Method:
+    """The method an event's own tags ask for (``handrec score`` without ``--method``, and
+    the booklet's results pages).
+
+    Teams IMPs when the records hold an Open and a Closed room of a board (PBN 2.1
+    §4.1.7); else from the Scoring tags (PBN 2.1 §3.4.12): ``Butler`` -> Butler,
+    ``Cross...`` -> cross-IMPs, ``MP1`` -> matchpoints 2/1, ``IMP`` without ``MP`` ->
+    Butler (a pairs event scored in IMPs), ``Rubber`` / ``Chicago`` on every record ->
+    that session scoring; otherwise matchpoints 1/0.5 (top n - 1).
+    """
+    fields: set[str] = set()
+    every: set[str] | None = None
+    for r in recs:
+        f = scoring_fields(r.scoring)
+        fields |= f
+        every = f if every is None else every & f
+    if every and "RUBBER" in every:
+        return Method.RUBBER
+    if every and "CHICAGO" in every:
+        return Method.CHICAGO
+    if score_teams(recs)[0]:
+        return Method.IMP
+    if "BUTLER" in fields:
+        return Method.BUTLER
+    if any(f.startswith("CROSS") for f in fields):
+        return Method.CROSS_IMP
+    if "MP1" in fields:
+        return Method.MP2
+    if "IMP" in fields and "MP" not in fields:
+        return Method.BUTLER
+    return Method.MP
+
+
+def score_event(recs: Iterable[GameRecord], method: Method | None, *, neuberg: bool = True) -> list[EventScore]:
     """Score all records with ``method``: one :class:`EventScore` per event (pairs and teams,
     grouped by the Event tag, in order of first appearance; games without an Event tag
-    form one event per file, named by its path) or per file (rubber, Chicago, minibridge)."""
-    method = Method(method)
+    form one event per file, named by its path) or per file (rubber, Chicago, minibridge).
+
+    ``method`` None: each event (each file for a session scoring) with the method its
+    tags ask for (:func:`method_for`)."""
     rs = list(recs)
+    if method is None:
+        by_file: dict[str, list[GameRecord]] = {}
+        for r in rs:
+            by_file.setdefault(r.origin.path, []).append(r)
+        sessions = {path: m for path, f in by_file.items() if (m := method_for(f)).is_session}
+        groups: dict[tuple[str, str], list[GameRecord]] = {}  # in order of first appearance
+        for r in rs:
+            path = r.origin.path
+            key = ("file", path) if path in sessions else ("event", r.event or f"{path} (no Event tag)")
+            groups.setdefault(key, []).append(r)
+        out: list[EventScore] = []
+        for (kind, name), group in groups.items():
+            if kind == "file":
+                out.extend(score_sessions(group, sessions[name]))
+            else:
+                out.extend(score_event(group, method_for(group), neuberg=neuberg))
+        return out
+    method = Method(method)
     if method.is_session:
         return score_sessions(rs, method)
-    by_event: dict[str, list[GameRecord]] = {}
+    by_event = {}
     for r in rs:
         by_event.setdefault(r.event or f"{r.origin.path} (no Event tag)", []).append(r)
-    out: list[EventScore] = []
+    out = []
     for name, ev in by_event.items():
         if method is Method.IMP:
             boards, rankings, notes = score_teams(ev)
@@ -1576,15 +1630,24 @@ def _session_table(ev: EventScore) -> tuple[list[str], list[list[str]], list[dic
     return headers, rows, jrows
 
 
-def render(events: Sequence[EventScore], fmt: str = "text") -> str:
-    """The scored events as ``text`` (travellers, then rankings, per event), ``csv`` (a
-    ``travellers`` table, a blank line, a ``rankings`` table; each with its header and
-    an ``event`` column) or ``json`` (``{"method", "events": [{"event", "travellers",
-    "rankings", "notes"}]}``; numbers rounded to 2 decimals)."""
+def render(events: Sequence[EventScore], fmt: str = "text", table: str = "travellers") -> str:
+    """The scored events as ``text`` (travellers, then rankings, per event), ``csv`` (one
+    table with its header and an ``event`` column: ``table`` ``"travellers"``, a row per
+    result, per deal of a session or per teams board, or ``"rankings"``, a row per pair
+    or team of each ranking) or ``json`` (``{"method", "events": [{"event", "method",
+    "travellers", "rankings", "notes"}]}``; numbers rounded to 2 decimals; the top-level
+    ``method`` is the first event's).
+
+    :raises ValueError: for another ``fmt`` or ``table``.
+    """
     if fmt == "json":
         return _render_json(events)
     if fmt == "csv":
-        return _render_csv(events)
+        if table not in ("travellers", "rankings"):
+            raise ValueError(f"unknown table {table!r}")
+        return _render_csv(events, table)
+    if fmt != "text":
+        raise ValueError(f"unknown format {fmt!r}")
     return _render_text(events)
 
 
@@ -1638,9 +1701,12 @@ def _render_text(events: Sequence[EventScore]) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def _render_csv(events: Sequence[EventScore]) -> str:
+def _render_csv(events: Sequence[EventScore], table: str) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
+    if table == "rankings":
+        _csv_rankings(events, w)
+        return buf.getvalue()
     # travellers (or teams boards, or session deals)
     header_done = False
     for ev in events:
@@ -1666,7 +1732,19 @@ def _render_csv(events: Sequence[EventScore]) -> str:
             w.writerow([k.lower().replace(" ", "_") for k in keys])
             header_done = True
         w.writerows(recs)
-    buf.write("\n")
+    if not header_done and events:  # no rows: still a header (a pairs traveller's first columns)
+        ev = events[0]
+        if ev.method.is_session:
+            keys = ["event", *_session_table(ev)[0]]
+        elif ev.method is Method.IMP:
+            keys = ["event", *_teams_table(ev)[0]]
+        else:
+            keys = ["event", "board", "top"]
+        w.writerow([k.lower().replace(" ", "_") for k in keys])
+    return buf.getvalue()
+
+
+def _csv_rankings(events: Sequence[EventScore], w: Any) -> None:  # w: a csv.writer
     w.writerow(["event", "ranking", "rank", "name", "boards", "total", "top", "pct", "against"])
     for ev in events:
         for r in ev.rankings:
@@ -1684,7 +1762,6 @@ def _render_csv(events: Sequence[EventScore]) -> str:
                         fmt_number(row.against),
                     ]
                 )
-    return buf.getvalue()
 
 
 def _csv_value(v: object, key: str = "") -> object:
@@ -1706,7 +1783,7 @@ def _render_json(events: Sequence[EventScore]) -> str:
     doc: dict[str, object] = {"method": str(events[0].method) if events else None, "events": []}
     evs: list[dict[str, object]] = []
     for ev in events:
-        e: dict[str, object] = {"event": ev.name}
+        e: dict[str, object] = {"event": ev.name, "method": str(ev.method)}
         if ev.method.is_session:
             s = ev.session
             assert s is not None

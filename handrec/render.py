@@ -47,10 +47,10 @@ from handrec.events import (
     Method,
     fmt_number,
     fmt_percent,
+    method_for,
     record,
     score_event,
     score_teams,
-    scoring_fields,
     travellers,
 )
 from handrec.model import Board, Contract, Hand, ModelError, Rank, Seat, Strain, Suit, Vulnerability
@@ -592,22 +592,6 @@ def _contract_view(text: str, tricks: int | None) -> dict[str, Any]:
     return out
 
 
-def _method_for(recs: Sequence[Any]) -> Any:
-    """The pairs method a results page uses: the Scoring tag's, else matchpoints (1 / 0.5, top n - 1)."""
-    fields: set[str] = set()
-    for r in recs:
-        fields |= scoring_fields(r.scoring)
-    if "BUTLER" in fields:
-        return Method.BUTLER
-    if any(f.startswith("CROSS") for f in fields):
-        return Method.CROSS_IMP
-    if "MP1" in fields:
-        return Method.MP2
-    if "IMP" in fields and "MP" not in fields:
-        return Method.BUTLER
-    return Method.MP
-
-
 _METHOD_LABELS = {
     "mp": "Matchpoints, top n\u22121 (1 per pair beaten, \u00bd per tie)",
     "mp2": "Matchpoints, top 2(n\u22121) (2 per pair beaten, 1 per tie)",
@@ -885,7 +869,9 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
                 for r in reversed(ev)
                 if any(v.name == "ScoreTable" for v in r.tables)
             }
-            method = _method_for(ev)
+            method = method_for(ev)
+            if method.is_session or method is Method.IMP:  # results pages of a pairs event
+                method = Method.MP
             (scored,) = score_event(ev, method)
             travs = [
                 _traveller_view(

@@ -100,8 +100,7 @@ def test_score_matchpoints_text(club: Path) -> None:
 def test_score_mp2_csv_without_neuberg(club: Path) -> None:
     r = run("score", club, "--method", "mp2", "--no-neuberg", "--format", "csv")
     assert r.exit_code == 0, r.output
-    travellers, rankings = r.stdout.split("\n\n")
-    rows = list(csv.DictReader(io.StringIO(travellers)))
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))  # one table: the travellers (the default)
     assert [(x["board"], x["top"], x["mp_ns"], x["pct_ns"]) for x in rows] == [
         ("1", "6", "4", "66.67"),
         ("1", "6", "6", "100.00"),
@@ -111,7 +110,9 @@ def test_score_mp2_csv_without_neuberg(club: Path) -> None:
         ("2", "4", "4", "100.00"),
         ("2", "4", "2", "50.00"),
     ]
-    ranks = list(csv.DictReader(io.StringIO(rankings)))
+    r = run("score", club, "--method", "mp2", "--no-neuberg", "--format", "csv", "--table", "rankings")
+    assert r.exit_code == 0, r.output
+    ranks = list(csv.DictReader(io.StringIO(r.stdout)))
     assert [(x["ranking"], x["rank"], x["name"], x["pct"]) for x in ranks[:3]] == [
         ("NS", "1", "2", "100.00"),
         ("NS", "2=", "1", "40.00"),
@@ -182,6 +183,44 @@ def test_score_missing_input_exits_2(tmp_path: Path) -> None:
 
 def test_score_bad_method(club: Path) -> None:
     assert run("score", club, "--method", "vp").exit_code == 2
+
+
+def test_score_table_needs_csv(club: Path) -> None:
+    r = run("score", club, "--table", "rankings")
+    assert r.exit_code == 2
+    assert "--table goes with --format csv" in r.output
+
+
+def test_score_without_method_follows_the_scoring_tag(tmp_path: Path) -> None:
+    """No --method: each event as its tags say (the booklet's rule): Scoring IMP on a pairs
+    event is Butler, MP1 is the 2/1 scale, Rubber a session, no Scoring tag matchpoints."""
+    methods = {}
+    for scoring in ("IMP", "MP;MP1", "Rubber", None):
+        f = tmp_path / f"{scoring or 'none'}.pbn".replace(";", "_")
+        extra = {"Scoring": scoring} if scoring else {}
+        f.write_text("\n".join(game(b, p, "4S", "N", 10 + p % 2, **extra) for b, p in ((1, 1), (1, 2), (2, 1), (2, 2))))
+        doc = json.loads(run("score", f, "-f", "json").stdout)
+        methods[scoring] = [e["method"] for e in doc["events"]]
+    assert methods == {"IMP": ["butler"], "MP;MP1": ["mp2"], "Rubber": ["rubber"], None: ["mp"]}
+    # an explicit --method wins over the tag
+    f = tmp_path / "IMP.pbn"
+    assert json.loads(run("score", f, "-m", "mp", "-f", "json").stdout)["events"][0]["method"] == "mp"
+
+
+def test_score_without_method_scores_two_rooms_as_teams(tmp_path: Path) -> None:
+    f = tmp_path / "teams.pbn"
+    f.write_text(
+        "\n".join(
+            [
+                game(1, 1, "4S", "N", 10, Room="Open", HomeTeam="Lions", VisitTeam="Tigers"),
+                game(1, 1, "4S", "N", 9, Room="Closed", HomeTeam="Lions", VisitTeam="Tigers"),
+            ]
+        )
+    )
+    doc = json.loads(run("score", f, "-f", "json").stdout)
+    (ev,) = doc["events"]
+    assert ev["method"] == "imp"
+    assert [(b["board"], b["open_ns"], b["closed_ns"], b["imps_home"]) for b in ev["boards"]] == [("1", 420, -50, 10)]
 
 
 def test_validate_reports_claimed_figures(tmp_path: Path) -> None:

@@ -565,10 +565,15 @@ def test_render_formats() -> None:
         "Board 1: 7 results, top 6",
         "NS  EW  Contract  By  Tricks  Score NS  MP NS  MP EW    % NS    % EW",
     ]
-    csv_text = render(evs, "csv")
-    head, rankings = csv_text.split("\n\n")
+    head = render(evs, "csv")
     assert head.splitlines()[0].startswith("event,board,top,room,ns,ew,contract")
+    assert len(head.splitlines()) == 1 + 7 and "\n\n" not in head  # one table: header and the 7 results
+    rankings = render(evs, "csv", table="rankings")
     assert rankings.splitlines()[0] == "event,ranking,rank,name,boards,total,top,pct,against"
+    with pytest.raises(ValueError):
+        render(evs, "csv", table="boards")
+    with pytest.raises(ValueError):
+        render(evs, "xml")
     doc = json.loads(render(evs, "json"))
     assert doc["method"] == "mp" and doc["events"][0]["travellers"][0]["entries"][1]["mp_ns"] == 4.5
 
@@ -584,3 +589,4 @@ def test_every_method_renders(method: Method) -> None:
     rs = recs(*four_tables())
     for fmt in ("text", "csv", "json"):
         assert render(score_event(rs, method), fmt)
+    assert render(score_event(rs, method), "csv", table="rankings").startswith("event,ranking,")
