@@ -65,6 +65,9 @@ with the file's value and handrec's):
   input, NrBoards / TotalMP / TotalPercentage / TotalIMP of each pair
   against the event scored by :mod:`handrec.events`.
 * **S609** (warning): a claimed value that cannot be read.
+* **S612** (warning): a pair that plays a board a second time (the same N-S,
+  or E-W, pair at two tables of a traveller; Law 15A).  Checked for every
+  input, with claims or not (:func:`check_pairs`).
 
 Decimals: a claimed ``97.3`` agrees with any exact value within half a unit
 of its last digit (either rounding rule).  Figures that cannot be computed
@@ -106,7 +109,7 @@ from handrec.scoring.events import MAX_MULTIPLICITY, Scale, artificial_mp, match
 from handrec.scoring.imps import imps
 from handrec.scoring.rubber import DealResult, score_rubber
 
-__all__ = ["EventChecker", "check_event", "parse_claim", "agrees"]
+__all__ = ["EventChecker", "check_event", "check_pairs", "parse_claim", "agrees"]
 
 
 class EventChecker:
@@ -131,7 +134,7 @@ class EventChecker:
         """The diagnostics of the claimed figures of the input; resets the checker."""
         recs, wanted = self._records, self._wanted
         self._records, self._wanted = [], False
-        return check_event(recs) if wanted else []
+        return check_event(recs) if wanted else check_pairs(recs)
 
 
 # --- claimed values ------------------------------------------------------------------------
@@ -278,7 +281,42 @@ def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagn
     if rubber_claims:
         _check_rubber(ctx)
     _check_tables(ctx)
+    ctx.out.extend(_pairs_twice(trs))
     return sorted(ctx.out, key=lambda d: (d.path, d.line, d.column, d.code))
+
+
+def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
+    """S612 for a pair that plays a board a second time (part of :func:`check_event`, which
+    also checks the claimed figures); sorted diagnostics."""
+    out = _pairs_twice(travellers(recs, tables=False)) if len(recs) > 1 else []
+    return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
+
+
+def _pairs_twice(trs: Sequence[Traveller]) -> list[Diagnostic]:
+    """S612 for each game of a traveller whose N-S (or E-W) pair already sat N-S (E-W) at an
+    earlier table of the board (Law 15A).  Pairs are compared within a direction only: in a
+    Mitchell movement N-S pair 1 and E-W pair 1 are two pairs."""
+    out: list[Diagnostic] = []
+    for t in trs:
+        if t.played < 2:
+            continue
+        seen: dict[tuple[str, str], GameRecord] = {}
+        for e in t.entries:
+            r = e.record
+            if r is None:
+                continue
+            for direction, pair in (("N-S", e.ns), ("E-W", e.ew)):
+                if pair is None:
+                    continue
+                first = seen.setdefault((direction, pair), r)
+                if first is not r:
+                    board = t.board or "?"
+                    out.append(
+                        make(
+                            "S612", r.origin, None, direction=direction, pair=pair, board=board, other=first.origin.line
+                        )
+                    )
+    return out
 
 
 def _traveller(ctx: _Context, r: GameRecord) -> tuple[Traveller, int] | None:

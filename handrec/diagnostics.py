@@ -384,6 +384,13 @@ CODES: dict[str, Code] = {
             "ScoreTable row {row} {column} {value} is {note}, not 100 * MP / top over {detail} ({expected})",
             "PBN 2.1 §5.3 (ScoreTable Percentage); bridge-rules.md §8.3",
         ),
+        _c(
+            "S612",
+            W,
+            "pair plays a board twice",
+            "{direction} pair {pair} plays board {board} a second time (also at line {other})",
+            "Law 15A (a board played a second time); bridge-rules.md §8.3",
+        ),
     ]
 }
 

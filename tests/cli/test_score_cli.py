@@ -244,3 +244,28 @@ def test_validate_reports_claimed_figures(tmp_path: Path) -> None:
     r = run("validate", "--format", "json", f)
     (d,) = json.loads(r.stdout)["diagnostics"]
     assert (d["code"], d["line"], d["board"]) == ("S603", 49, 3)
+
+
+def test_validate_flags_a_pair_playing_a_board_twice(tmp_path: Path) -> None:
+    """S612 (Law 15A): N-S pair 2 at two tables of board 1.  N-S pair 1 and E-W pair 11 of a
+    Mitchell are different pairs even where the numbers meet (compared within a direction)."""
+    f = tmp_path / "twice.pbn"
+    f.write_text(
+        "\n".join(
+            [
+                game(1, 1, "4S", "N", 10),
+                game(1, 2, "4S", "N", 11),
+                game(1, 2, "3NT", "S", 9).replace('"12"', '"1"'),  # N-S pair 2 again; E-W 1 is not N-S 1
+            ]
+        )
+    )
+    r = run("validate", f, "--format", "json")
+    s612 = [d for d in json.loads(r.stdout)["diagnostics"] if d["code"] == "S612"]
+    assert [(d["line"], d["severity"], d["message"]) for d in s612] == [
+        (23, "warning", "N-S pair 2 plays board 1 a second time (also at line 12)")
+    ]
+
+
+def test_validate_no_s612_for_distinct_pairs(club: Path) -> None:
+    r = run("validate", club, "--format", "json")
+    assert not [d for d in json.loads(r.stdout)["diagnostics"] if d["code"] == "S612"]
