@@ -43,7 +43,9 @@ That needs a small record of every board of the input until its end (about
 input passes :data:`CHECK_BOARDS` boards without any claimed figure, its
 records are dropped and its figures are not checked (an input with claims
 is checked up to :data:`CHECK_BOARDS_WITH_CLAIMS` boards); an input with claims
-that are not checked gets one S610 note in ``diagnostics``.
+that are not checked gets one S610 note in ``diagnostics``.  A pair playing a
+board twice (S612, :func:`handrec.check_scores.check_pairs`) is checked on the
+same records: on inputs without claims, up to :data:`CHECK_BOARDS` boards.
 
 **Stopping early.**  With ``max_errors`` (``handrec convert --max-errors N``,
 ``--fail-fast`` for 1) the conversion stops reading after the input that
@@ -108,7 +110,7 @@ import pyarrow.parquet as pq
 
 from handrec import __version__
 from handrec.arrow import SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
-from handrec.check_scores import check_event
+from handrec.check_scores import check_event, check_pairs
 from handrec.diagnostics import Diagnostic, Severity, make
 from handrec.events import GameRecord, record
 from handrec.io import DEFAULT_LIMITS, Input, Limits, close_archives, iter_entries, total_bytes
@@ -357,8 +359,8 @@ def _run_job(job: _Job) -> _JobResult:
                             recs, unchecked = None, limit
                 if buf.pending_boards >= job.batch_boards:
                     flush()
-            if recs and claims:
-                for d in check_event(recs):
+            if recs:
+                for d in check_event(recs) if claims else check_pairs(recs):
                     bid = lo + d.board if d.board is not None and 0 <= d.board < n else None
                     buf.add_diagnostic(d, bid)
                     e += d.severity is Severity.ERROR

@@ -349,6 +349,23 @@ def test_claimed_figures_are_checked_as_validate_does(tmp_path: Path) -> None:
     assert boards[4]["board"] == 2 and boards[4]["north"] == "C1"
 
 
+def test_pair_playing_a_board_twice_is_reported_as_validate_does(tmp_path: Path) -> None:
+    """S612 with no claimed figure in the input: convert checks it as validate does."""
+    src = tmp_path / "twice.pbn"
+    src.write_text(_pairs({}).replace('[North "C1"]\n[South "C2"]', '[North "A1"]\n[South "A2"]'))
+    out = tmp_path / "ds"
+    s = convert([src], out, jobs=1)
+    d = _read(out)["diagnostics"].to_pylist()
+    got = [(x["code"], x["board_id"], x["line"], x["message"]) for x in d if x["code"].startswith("S6")]
+    assert [(c, b) for c, b, _, _ in got] == [("S612", 1), ("S612", 4)]  # board 2 says Dealer N: T103
+    assert got[0][3] == "N-S pair A1 - A2 plays board 1 a second time (also at line 1)"
+    v = CliRunner().invoke(app, ["validate", str(src), "--format", "json"])
+    assert [(c, line, m) for c, _, line, m in got] == [
+        (x["code"], x["line"], x["message"]) for x in json.loads(v.stdout)["diagnostics"] if x["code"] == "S612"
+    ]
+    assert s.warnings == json.loads(v.stdout)["warnings"] == 2 + 3 + 3  # S612 twice; T103, T104 on board 2
+
+
 def test_claimed_figures_past_the_memory_bound_are_said_not_checked(tmp_path: Path, monkeypatch) -> None:
     """An input too long to keep its records for the event checks gets one S610 note, not silence."""
     import handrec.store as store
