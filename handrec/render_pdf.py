@@ -261,6 +261,22 @@ def _hand_scale(suits: Mapping[str, str] | None) -> float:
     return 1.0 if widest <= _HAND_LINE_EMS else math.floor(_HAND_LINE_EMS / widest * 100) / 100
 
 
+#: The page heading is one line: the template shrinks it to fit, to half size at most; past
+#: these lengths (about what half size holds on A4 or Letter) the text is cut with an ellipsis
+#: (the Site; the Date keeps its own 30).
+_HEADING_CHARS = 110
+_META_CHARS = 70
+
+
+def _shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, the last an ellipsis, when longer.
+
+    >>> _shorten("Spring Pairs", 20), _shorten("The Annual Open Pairs", 10)
+    ('Spring Pairs', 'The Annua\u2026')
+    """
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+
+
 def _board_data(board: Board, info: ddmod.BoardDD | None) -> dict[str, Any]:
     v = board_view(board)
     grid, p = _dd_view(info)
@@ -323,8 +339,9 @@ def booklet_data(
         infos, note = ddmod.boards_dd(board_list, solve=bool(dd), progress=progress)
     views = [_board_data(b, i) for b, i in zip(board_list, infos)]
     first = board_view(all_boards[0]) if all_boards else None  # drawn or not: the heading is the input's
-    heading = title or (first["event"] if first else None) or "Hand records"
-    meta = " \u00b7 ".join(x for x in ((first["site"], first["date"]) if first else ()) if x)
+    heading = _shorten(title or (first["event"] if first else None) or "Hand records", _HEADING_CHARS)
+    site, date = (first["site"], first["date"]) if first else (None, None)
+    meta = " \u00b7 ".join(x for x in (site and _shorten(site, _META_CHARS), date and _shorten(date, 30)) if x)
     geo = _geometry(per_page, paper_key, note=note is not None)
     pages = []
     for i in range(0, max(len(views), 0 if res is not None else 1), per_page):

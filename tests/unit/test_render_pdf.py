@@ -242,6 +242,31 @@ def test_heading_from_tags_or_title(boards32: list[Board]) -> None:
     assert "Hand records" in page and "No boards." in page
 
 
+def test_long_heading_and_board_number_stay_in_place() -> None:
+    """A 200-character Event and Site are shortened (ellipsis) and shrunk onto their lines:
+    nothing is drawn in the top margin (a wrapped heading used to grow up into it); the
+    date is kept; a 9-digit board number is printed whole."""
+    long_event = "The Annual Interregional Open Teams and Pairs Championship " * 4
+    long_site = "Grand Hall of the Municipal Congress Centre, Upper Riverside District " * 3
+    b = cycle_board(1, deals(1)[0], Event=long_event.strip(), Site=long_site.strip(), Date="2026.11.01")
+    b = Board(b.origin, tags=b.tags, number=123456789, dealer=b.dealer, vulnerable=b.vulnerable, deal=b.deal)
+    data = rp.booklet_data([b])
+    assert len(data["heading"]) == rp._HEADING_CHARS and data["heading"].endswith("\u2026")
+    assert data["meta"].endswith(" \u00b7 1 November 2026") and len(data["meta"]) < 90
+    (page,) = pdf_pages(rp.render_pdf([b]))
+    assert "123456789" in page and "1 November 2026" in page
+    page0 = pypdf.PdfReader(io.BytesIO(rp.render_pdf([b]))).pages[0]
+    tops: list[float] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        if text.strip():
+            tops.append(cm[5] + tm[5] * cm[3] + size)  # the baseline in page space, plus one size
+
+    page0.extract_text(visitor_text=visit)
+    limit = float(page0.mediabox.height) - (rp._MARGIN_TOP - 1.0) / 25.4 * 72
+    assert tops and max(tops) < limit, "text in the top margin: the heading overflowed"
+
+
 # ---------------------------------------------------------------------------
 # Layouts
 
