@@ -15,7 +15,10 @@ halves of the file, split at a board boundary; pool start-up included);
 as Arrow record batches, no Parquet writing).  Columns: boards/s (best of
 ``--repeat``); ``vs lines``: time relative to reading the lines (lower is
 better); ``vs endplay``: boards/s relative to endplay's parse (higher is
-better; the target for parse + validate is at least 5).
+better; the target for parse + validate is at least 5).  Then real files
+(``--files``, by default a few of ``../shared/corpus`` when it is there):
+parse + full validation in one process against endplay's parse, each file
+read repeatedly for at least half a second.
 
 The input is generated (``handrec.generate``: full deals, auctions, 13
 tricks of play, results and scores) so the run needs nothing else.  handrec
@@ -103,10 +106,65 @@ def endplay_loader(fmt: str) -> tuple[Callable[[io.TextIOBase], list] | None, st
     return mod.load, ""
 
 
+#: Real files measured after the generated ones when ``../shared/corpus`` is there (or ``--files``):
+#: a dealing program's deals, BridgeComposer hand records with double-dummy tables, travellers.
+_REAL = (
+    "pbn/dealer_v2_500_deals_1N.pbn",
+    "pbn/bigdeal_v12_ability_minimax_crlf.pbn",
+    "pbn/camrose2024_handrecords_bridgecomposer_dd.pbn",
+    "pbn/pbntools_polish_kops_latin1_travellers.pbn",
+    "pbn/wbridge5_match_redoubled_full_play.pbn",
+    "lin/bbo_multi_board_one_per_line.lin",
+    "lin/dealconvert_vugraph_handrecord_crlf.lin",
+)
+
+
+def real_files(paths: list[Path], seconds: float) -> None:
+    """Parse + validate against endplay's parse on real files, each timed for at least
+    ``seconds`` (small files are read many times)."""
+    print()
+    print("Real files (parse + full validation, one process, against endplay's parse only)")
+    print(f"{'file':52} {'boards':>6} {'endplay/s':>10} {'handrec/s':>10} {'vs endplay':>11}")
+    for p in paths:
+        fmt = "lin" if p.suffix.lower() == ".lin" else "pbn"
+        data = p.read_bytes()
+        load, why = endplay_loader(fmt)
+
+        def ours(p: Path = p, fmt: str = fmt, data: bytes = data) -> int:
+            return _parse_validate(fmt, str(p), data)
+
+        def theirs(data: bytes = data, load=load) -> int:
+            return len(load(io.StringIO(data.decode("latin-1"))))  # type: ignore[misc]
+
+        rates = []
+        for fn in (theirs if load is not None else None, ours):
+            if fn is None:
+                rates.append(None)
+                continue
+            try:
+                n = fn()
+                reps = max(1, int(seconds / max(best_of(1, fn)[0], 1e-6)))
+                t, n, _ = best_of(3, lambda fn=fn, reps=reps: sum(fn() for _ in range(reps)))
+                rates.append(n / t)
+            except Exception as e:  # endplay's readers give up on some inputs
+                rates.append(f"{type(e).__name__}")
+        ep, hr = rates
+        n_boards = ours()
+        ratio = f"{hr / ep:10.2f}x" if isinstance(ep, float) and isinstance(hr, float) else ""
+        cells = [f"{r:10.0f}" if isinstance(r, float) else f"{r or why:>10}"[:10] for r in (ep, hr)]
+        print(f"{p.name[:52]:52} {n_boards:6d} {cells[0]} {cells[1]} {ratio:>11}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument(
+        "--files",
+        nargs="*",
+        type=Path,
+        help="real PBN/LIN files to measure too (default: a few of ../shared/corpus when it is there)",
+    )
     args = ap.parse_args()
     mp = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     print(
@@ -191,6 +249,10 @@ def main() -> None:
                 print(f"{name:26} {args.boards / t:9.0f} {rng:>15} {t / t_base:8.1f}x {vs_ep:>11}")
             for note in notes:
                 print(f"note: {note}")
+    corpus = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+    real = args.files if args.files is not None else [corpus / r for r in _REAL if (corpus / r).is_file()]
+    if real:
+        real_files(real, seconds=0.5)
 
 
 if __name__ == "__main__":
