@@ -201,6 +201,8 @@ def validate(
     out = sys.stdout
     input_errors: list = []
 
+    numbers: list[int | None] = []  # the board numbers of the input being read, by index (JSON)
+
     def emit(d) -> None:
         nonlocal errors, warns, unreadable
         if CODES[d.code].strict:
@@ -216,7 +218,10 @@ def validate(
         if not (d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info):
             return  # counted, not shown
         if format is DiagFormat.json:
-            all_diags.append(d.to_dict())
+            doc = d.to_dict()
+            i = doc["board_index"]
+            doc["board_number"] = numbers[i] if i is not None and 0 <= i < len(numbers) else None
+            all_diags.append(doc)
         else:
             out.write(_printable(str(d)) + "\n")
 
@@ -235,9 +240,12 @@ def validate(
         if stopped():
             break
         files += 1
+        numbers.clear()
         try:
             for board in read_input(inp):
                 boards += 1
+                if format is DiagFormat.json:
+                    numbers.append(board.number)
                 a = analyse(board)
                 for d in a.diagnostics:
                     emit(d)

@@ -416,7 +416,8 @@ class Diagnostic:
         return f"{self.path}:{self.line}:{self.column}: {self.code} {self.severity}: {self.message}"
 
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready mapping (severity as its lower-case name)."""
+        """A JSON-ready mapping (severity as its lower-case name; ``board_index`` is
+        :attr:`board`, the 0-based position of the board in its file)."""
         return {
             "path": self.path,
             "line": self.line,
@@ -424,7 +425,7 @@ class Diagnostic:
             "code": self.code,
             "severity": str(self.severity),
             "message": self.message,
-            "board": self.board,
+            "board_index": self.board,
         }
 
 

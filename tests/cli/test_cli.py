@@ -71,8 +71,12 @@ def test_validate_json(tmp_path: Path) -> None:
         "code": "S601",
         "severity": "error",
         "message": "Score NS 450 but 4S by N taking 10 tricks scores NS 420",
-        "board": 0,
+        "board_index": 0,
+        "board_number": 1,
     }
+    r = run("validate", "--format", "json", tmp_path / "nope.pbn")  # a fault of a whole input: no board
+    (d,) = json.loads(r.stdout)["diagnostics"]
+    assert (d["code"], d["board_index"], d["board_number"]) == ("F001", None, None)
 
 
 def test_validate_missing_path_exits_2(tmp_path: Path) -> None:

@@ -243,7 +243,7 @@ def test_validate_reports_claimed_figures(tmp_path: Path) -> None:
     ]
     r = run("validate", "--format", "json", f)
     (d,) = json.loads(r.stdout)["diagnostics"]
-    assert (d["code"], d["line"], d["board"]) == ("S603", 49, 3)
+    assert (d["code"], d["line"], d["board_index"], d["board_number"]) == ("S603", 49, 3, 1)
 
 
 def test_validate_flags_a_pair_playing_a_board_twice(tmp_path: Path) -> None:
