@@ -40,11 +40,24 @@ class Analysis:
         return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING)
 
 
+_analysis = Analysis
+
+
+def _position(d: Diagnostic) -> tuple[int, int, str]:
+    return (d.line, d.column, d.code)
+
+
 def analyse(board: Board) -> Analysis:
     """Replay ``board`` and collect every diagnostic for it.  Never raises."""
     r = replay(board)
-    diags = tuple(sorted((*board.diagnostics, *r.diagnostics), key=lambda d: (d.line, d.column, d.code)))
-    return Analysis(board, r, diags)
+    own = board.diagnostics
+    found = r.diagnostics
+    if not own:
+        # the usual case: nothing from the reader; the replay's list is sorted only when it has two or more
+        diags = tuple(sorted(found, key=_position)) if len(found) > 1 else tuple(found)
+    else:
+        diags = tuple(sorted((*own, *found), key=_position))
+    return _analysis(board, r, diags)
 
 
 def validate(board: Board) -> list[Diagnostic]:

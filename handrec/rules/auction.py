@@ -312,6 +312,87 @@ class AuctionReplay:
         return self.contract is not None and self.contract.level == 0
 
 
+_auction_replay = AuctionReplay
+_contract = Contract
+_PASSED_OUT = Contract.passed_out()
+#: Contracts already built, by ``(bid rank, doubling, declarer)``.
+_CONTRACTS: dict[tuple[int, int, int], Contract] = {}
+
+
+def _replay_regular(auction: Auction) -> AuctionReplay | None:
+    """:func:`replay_auction` for the usual record: every call legal, none marked
+    irregular, and the auction complete.  ``None`` for anything else (the
+    general replay then runs from the start).
+
+    The rules are those of :meth:`AuctionState.check` and :meth:`AuctionState._apply`,
+    written out on local variables.
+    """
+    dealer = auction.dealer
+    if type(dealer) is not Seat:
+        return None
+    last_rank = -1
+    last_bid: Call | None = None
+    bid_seat = 0
+    doubling = 0
+    last_kind = None  # kind of the last call other than a pass
+    last_seat = 0  # and its seat
+    passes = 0
+    need = 4
+    namer_index: list[int | None] = [None] * 10
+    ended = False
+    i = -1
+    for i, call in enumerate(auction.calls):
+        if ended or call.irregular is not None:
+            return None
+        kind = call.kind
+        seat = (dealer + i) & 3
+        if kind is _PASS:
+            passes += 1
+            if passes >= need:
+                ended = True
+            continue
+        if kind is _BID:
+            lv, st = call.level, call.strain
+            if type(lv) is not int or not 1 <= lv <= 7 or st is None:
+                return None
+            rank = 5 * (lv - 1) + st
+            if rank <= last_rank:
+                return None
+            last_rank, last_bid, bid_seat, doubling, need = rank, call, seat, 0, 3
+            slot = (seat & 1) * 5 + st
+            if namer_index[slot] is None:
+                namer_index[slot] = i
+        elif kind is _DOUBLE:
+            if last_kind is not _BID or not (last_seat - seat) & 1:
+                return None
+            doubling = 1
+        elif kind is _REDOUBLE:
+            if last_kind is not _DOUBLE or not (last_seat - seat) & 1:
+                return None
+            doubling = 2
+        else:
+            return None
+        passes = 0
+        last_kind, last_seat = kind, seat
+    if not ended:
+        return None
+    if last_bid is None:
+        return _auction_replay(_PASSED_OUT, True, (), None, None, None, None)
+    strain = last_bid.strain
+    side = bid_seat & 1
+    first_call: int = namer_index[side * 5 + strain]  # type: ignore[assignment,operator]
+    declarer = _SEATS[(dealer + first_call) & 3]
+    key = (last_rank, doubling, declarer)
+    contract = _CONTRACTS.get(key) if type(strain) is Strain else None
+    if contract is None:
+        contract = _contract(last_bid.level, strain, _DOUBLINGS[doubling], declarer)
+        if type(strain) is Strain:
+            _CONTRACTS[key] = contract
+    return _auction_replay(
+        contract, True, (), declarer, _SEATS[(declarer + 2) & 3], _SEATS[(declarer + 1) & 3], first_call
+    )
+
+
 def replay_auction(auction: Auction) -> AuctionReplay:
     """Replay an auction record call by call.
 
@@ -339,6 +420,9 @@ def replay_auction(auction: Auction) -> AuctionReplay:
     >>> str(r.contract), r.declarer, r.faults
     ('1C', Seat.SOUTH, ())
     """
+    fast = _replay_regular(auction)
+    if fast is not None:
+        return fast
     dealer = auction.dealer
     state = AuctionState(dealer)
     faults: list[Fault] = []

@@ -193,6 +193,12 @@ class DealCheck:
 
 
 _NO_DEAL = DealCheck((), (None, None, None, None), (False, False, False, False), None)
+_deal_check = DealCheck
+_ALL_CHECKABLE = (True, True, True, True)
+#: The last deal checked and its DealCheck: boards of one traveller, or the two rooms
+#: of a teams match, often share one Deal object (a Deal is immutable; the object is
+#: kept alive here, so ``is`` cannot match a new deal at a recycled address).
+_last_check: tuple[Deal | None, DealCheck] = (None, _NO_DEAL)
 
 
 def check_deal(deal: Deal | None, *, required: bool = True) -> DealCheck:
@@ -222,9 +228,32 @@ def check_deal(deal: Deal | None, *, required: bool = True) -> DealCheck:
     >>> [(f.code, f.kwargs) for f in check_deal(d).faults]
     [('D201', {'seat': 'W', 'count': 12}), ('D203', {'cards': 'C5'})]
     """
+    global _last_check
     if deal is None:
         return DealCheck((_fault("D205"),), (None, None, None, None), (False,) * 4, None) if required else _NO_DEAL  # type: ignore[arg-type]
+    last = _last_check
+    if last[0] is deal:
+        return last[1]
     hands = deal.hands
+    # Fast path: four hands of 13 canonical cards whose bits add up to the full deck.
+    # A sum of 52 powers of two equals 2**52 - 1 only if they are all distinct
+    # (a repeated bit carries and leaves fewer ones), so the deal is complete.
+    try:
+        h0, h1, h2, h3 = hands
+        c0, c1, c2, c3 = h0.cards, h1.cards, h2.cards, h3.cards  # type: ignore[union-attr]
+        if len(c0) == len(c1) == len(c2) == len(c3) == 13:
+            get = _BIT_BY_ID.__getitem__
+            m0 = sum(map(get, map(id, c0)))
+            m1 = sum(map(get, map(id, c1)))
+            m2 = sum(map(get, map(id, c2)))
+            m3 = sum(map(get, map(id, c3)))
+            if m0 + m1 + m2 + m3 == FULL_MASK:
+                dc = _deal_check((), (m0, m1, m2, m3), _ALL_CHECKABLE, 13)
+                if type(hands) is tuple:  # (a hand-built Deal could hold a list)
+                    _last_check = (deal, dc)
+                return dc
+    except (AttributeError, KeyError, TypeError, ValueError):  # a hand not given, a Card built by hand...
+        pass
     masks: list[int | None] = [None, None, None, None]
     seen = 0
     dup = 0
@@ -250,6 +279,7 @@ def check_deal(deal: Deal | None, *, required: bool = True) -> DealCheck:
     end_position = bool(lengths) and lengths.count(lengths[0]) == len(lengths) and lengths[0] < 13
     bad_count = False
     n_cards = sum(lengths)
+    checkable: tuple[bool, ...] | None = None
     if end_position:
         # Every given hand has the same length, fewer than 13: an end position.
         faults.append(_fault("D204", given=n_cards))
@@ -288,7 +318,10 @@ def check_deal(deal: Deal | None, *, required: bool = True) -> DealCheck:
             faults.append(_fault("D204", given=n_cards))
         ok = not dup and not bad_count
         checkable = tuple(ok and m is not None and not short[i] for i, m in enumerate(masks))
-        return DealCheck(tuple(faults), tuple(masks), checkable, per_hand)  # type: ignore[arg-type]
-    ok = not dup and not bad_count
-    checkable = tuple(ok and m is not None for m in masks)
-    return DealCheck(tuple(faults), tuple(masks), checkable, per_hand)  # type: ignore[arg-type]
+    if checkable is None:
+        ok = not dup and not bad_count
+        checkable = tuple(ok and m is not None for m in masks)
+    dc = DealCheck(tuple(faults), tuple(masks), checkable, per_hand)  # type: ignore[arg-type]
+    if given and type(hands) is tuple:  # (with no hand given the outcome depends on ``required``)
+        _last_check = (deal, dc)
+    return dc

@@ -24,7 +24,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from handrec.model import ALL_CARDS, Card, Contract, Deal, Hand, Play, Seat, Suit, trick_winner
+from handrec.model import (
+    ALL_CARDS,
+    Card,
+    Contract,
+    Deal,
+    Hand,
+    Play,
+    Seat,
+    Strain,
+    Suit,
+    trick_winner,
+)
 from handrec.rules.board import SUIT_MASKS, DealCheck, Fault, card_bit, check_deal, hand_mask
 
 __all__ = ["Trick", "PlayReplay", "IllegalPlayError", "PlayState", "legal_cards", "replay_play"]
@@ -33,6 +44,8 @@ _SUIT_NAMES = ("club", "diamond", "heart", "spade")
 _SEATS = tuple(Seat)
 #: id(card) -> (bit, suit, index) for the model's canonical Card instances.
 _INFO: dict[int, tuple[int, int, int]] = {id(c): (1 << c.index, int(c.suit), c.index) for c in ALL_CARDS}
+#: The four seats in play order from each leader.
+_ROTATIONS = tuple(tuple(_SEATS[(s + j) & 3] for j in range(4)) for s in range(4))
 
 
 def _card_info(c: Card) -> tuple[int, int, int]:
@@ -61,21 +74,7 @@ class Trick:
         return tuple(Seat((self.leader + i) % 4) for i in range(len(self.cards)))
 
 
-_new = object.__new__
-_set_number = Trick.number.__set__  # type: ignore[attr-defined]
-_set_leader = Trick.leader.__set__  # type: ignore[attr-defined]
-_set_cards = Trick.cards.__set__  # type: ignore[attr-defined]
-_set_winner = Trick.winner.__set__  # type: ignore[attr-defined]
-
-
-def _trick(number: int, leader: Seat, cards: tuple[Card | None, ...], winner: Seat | None) -> Trick:
-    """``Trick(number, leader, cards, winner)`` without the frozen dataclass's slow ``__init__``."""
-    t = _new(Trick)
-    _set_number(t, number)
-    _set_leader(t, leader)
-    _set_cards(t, cards)
-    _set_winner(t, winner)
-    return t
+_trick = Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +95,9 @@ class PlayReplay:
     complete: bool
     result: int | None
     faults: tuple[Fault, ...] = ()
+
+
+_play_replay = PlayReplay
 
 
 class IllegalPlayError(ValueError):
@@ -271,7 +273,11 @@ def replay_play(
     trump_strain = contract.strain
     if trump_strain is None:
         raise ValueError("a passed-out deal has no play")
-    trump = trump_strain.suit
+    if type(trump_strain) is Strain:
+        trump_i = -1 if trump_strain is Strain.NOTRUMP else int(trump_strain)
+    else:
+        trump = trump_strain.suit
+        trump_i = -1 if trump is None else int(trump)
     faults: list[Fault] = []
     cards = play.cards
     n = len(cards)
@@ -298,14 +304,78 @@ def replay_play(
     decl_won = 0
     unknown_won = 0
     decl_side = None if declarer is None else declarer % 2
-    trump_i = -1 if trump is None else int(trump)
     info_of = _INFO.get
     # (bit, suit, index) of each card; None for an unknown or non-canonical card
     infos = list(map(info_of, map(id, cards)))
-    all_checkable = all(checkable)
+    # Whole tricks can take the fast loop below: all four hands known and no lead
+    # out of turn marked (a ^R mark matters only for a revoke, which leaves the loop).
+    fast = all(checkable) and "L" not in irr
+    limit = min(n // 4, per_hand)  # tricks with four cards
+    # positions of unknown (or non-canonical) cards: the fast loop stops before their trick
+    gaps = [k for k, x in enumerate(infos) if x is None] if None in infos else []
     i = 0
     trick_no = 0
     while i < n and trick_no < per_hand:
+        if fast and type(leader) is Seat:
+            # Fast loop: four known cards, each held by its seat, suit followed when able.
+            # It stops at anything else (a fault, an unknown or non-canonical card): that
+            # trick takes the general code below, and the fast loop resumes at the next one.
+            stop = limit
+            if gaps:
+                stop = min(limit, next((k // 4 for k in gaps if k >= i), limit))
+            while trick_no < stop:
+                i0, i1, i2, i3 = infos[i : i + 4]
+                b0, s0, x0 = i0
+                b1, s1, x1 = i1
+                b2, s2, x2 = i2
+                b3, s3, x3 = i3
+                p0, p1, p2, p3 = _ROTATIONS[leader]
+                m0 = masks[p0]
+                m1 = masks[p1]
+                m2 = masks[p2]
+                m3 = masks[p3]
+                led_mask = SUIT_MASKS[s0]
+                if not (
+                    m0 & b0  # type: ignore[operator]
+                    and m1 & b1  # type: ignore[operator]
+                    and m2 & b2  # type: ignore[operator]
+                    and m3 & b3  # type: ignore[operator]
+                    and (s1 == s0 or not m1 & led_mask)  # type: ignore[operator]
+                    and (s2 == s0 or not m2 & led_mask)  # type: ignore[operator]
+                    and (s3 == s0 or not m3 & led_mask)  # type: ignore[operator]
+                ):
+                    break
+                masks[p0] = m0 ^ b0  # type: ignore[operator]
+                masks[p1] = m1 ^ b1  # type: ignore[operator]
+                masks[p2] = m2 ^ b2  # type: ignore[operator]
+                masks[p3] = m3 ^ b3  # type: ignore[operator]
+                # Law 44, as in the general code
+                winner, best_suit, best_idx = p0, s0, x0
+                if s1 == best_suit:
+                    if x1 > best_idx:
+                        winner, best_idx = p1, x1
+                elif s1 == trump_i:
+                    winner, best_suit, best_idx = p1, s1, x1
+                if s2 == best_suit:
+                    if x2 > best_idx:
+                        winner, best_idx = p2, x2
+                elif s2 == trump_i:
+                    winner, best_suit, best_idx = p2, s2, x2
+                if s3 == best_suit:
+                    if x3 > best_idx:
+                        winner = p3
+                elif s3 == trump_i:
+                    winner = p3
+                if decl_side is None:
+                    decl_side = (p0 + 3) % 2  # the first leader is declarer's LHO
+                if winner & 1 == decl_side:
+                    decl_won += 1
+                tricks.append(Trick(first_number + trick_no, p0, cards[i : i + 4], winner))
+                leader = winner
+                i += 4
+                trick_no += 1
+            if i >= n or trick_no >= per_hand:
+                break
         chunk = cards[i : i + 4]
         lead_seat = leader
         if irr and irr[i] == "L":
@@ -346,63 +416,6 @@ def replay_play(
             continue
         if decl_side is None:
             decl_side = (lead_seat + 3) % 2  # the first leader is declarer's LHO
-        if all_checkable and i + 4 <= n:
-            # Fast path: four known cards, each held by its seat, suit followed when able.
-            # Anything else (a fault, an unknown card) takes the general loop below.
-            i0, i1, i2, i3 = infos[i : i + 4]
-            if i0 is not None and i1 is not None and i2 is not None and i3 is not None:
-                b0, s0, x0 = i0
-                b1, s1, x1 = i1
-                b2, s2, x2 = i2
-                b3, s3, x3 = i3
-                p0 = lead_seat
-                p1 = (p0 + 1) & 3
-                p2 = (p0 + 2) & 3
-                p3 = (p0 + 3) & 3
-                m0 = masks[p0]
-                m1 = masks[p1]
-                m2 = masks[p2]
-                m3 = masks[p3]
-                led_mask = SUIT_MASKS[s0]
-                if (
-                    m0 & b0  # type: ignore[operator]
-                    and m1 & b1  # type: ignore[operator]
-                    and m2 & b2  # type: ignore[operator]
-                    and m3 & b3  # type: ignore[operator]
-                    and (s1 == s0 or not m1 & led_mask)  # type: ignore[operator]
-                    and (s2 == s0 or not m2 & led_mask)  # type: ignore[operator]
-                    and (s3 == s0 or not m3 & led_mask)  # type: ignore[operator]
-                ):
-                    masks[p0] = m0 ^ b0  # type: ignore[operator]
-                    masks[p1] = m1 ^ b1  # type: ignore[operator]
-                    masks[p2] = m2 ^ b2  # type: ignore[operator]
-                    masks[p3] = m3 ^ b3  # type: ignore[operator]
-                    # Law 44, as in the general loop
-                    best_j, best_suit, best_idx = 0, s0, x0
-                    if s1 == best_suit:
-                        if x1 > best_idx:
-                            best_j, best_idx = 1, x1
-                    elif s1 == trump_i:
-                        best_j, best_suit, best_idx = 1, s1, x1
-                    if s2 == best_suit:
-                        if x2 > best_idx:
-                            best_j, best_idx = 2, x2
-                    elif s2 == trump_i:
-                        best_j, best_suit, best_idx = 2, s2, x2
-                    if s3 == best_suit:
-                        if x3 > best_idx:
-                            best_j = 3
-                    elif s3 == trump_i:
-                        best_j = 3
-                    w = (p0 + best_j) & 3
-                    winner = _SEATS[w]
-                    if w & 1 == decl_side:
-                        decl_won += 1
-                    tricks.append(_trick(first_number + trick_no, lead_seat, chunk, winner))
-                    leader = winner
-                    i += 4
-                    trick_no += 1
-                    continue
         led_suit = -1
         known = True
         best_j = best_suit = best_idx = 0
@@ -477,4 +490,4 @@ def replay_play(
             faults.append(Fault("P405", None, (("claim", claim), ("reason", reason))))
         elif result is None:
             result = claim
-    return PlayReplay(tuple(tricks), decl_won, complete, result, tuple(faults))
+    return _play_replay(tuple(tricks), decl_won, complete, result, tuple(faults) if faults else ())

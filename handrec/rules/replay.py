@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from handrec.diagnostics import Diagnostic, make
-from handrec.model import Auction, Board, Contract, Play, Seat, Span, Strain, Vulnerability
+from handrec.model import Auction, Board, Contract, Doubling, Play, Seat, Span, Strain, Vulnerability
 from handrec.rules.auction import AuctionReplay, replay_auction
 from handrec.rules.board import Fault, check_deal, dealer_for_board, vulnerability_for_board
 from handrec.rules.play import PlayReplay, Trick, replay_play
@@ -57,6 +57,34 @@ class Replay:
     result: int | None
     score_ns: int | None
     diagnostics: tuple[Diagnostic, ...]
+
+
+_replay = Replay
+#: Dealer and vulnerability of the 16-board cycle by ``(number - 1) % 16`` (Law 2; as
+#: :func:`dealer_for_board` and :func:`vulnerability_for_board`, without their checks).
+_CYCLE_DEALER = tuple(dealer_for_board(i) for i in range(1, 17))
+_CYCLE_VUL = tuple(vulnerability_for_board(i) for i in range(1, 17))
+#: Scores already computed, by ``(level, strain, doubling, declarer, vulnerability, tricks)``.
+_SCORES: dict[tuple[int, Strain, Doubling, Seat, Vulnerability, int], int] = {}
+
+
+def _score(contract: Contract, vul: Vulnerability, result: int) -> int:
+    """``score_ns(contract, vul, result)``, memoised for the usual well-typed values."""
+    level, strain, doubling, declarer = contract.level, contract.strain, contract.doubling, contract.declarer
+    if (
+        type(level) is int
+        and type(strain) is Strain
+        and type(doubling) is Doubling
+        and type(declarer) is Seat
+        and type(vul) is Vulnerability
+        and type(result) is int
+    ):
+        key = (level, strain, doubling, declarer, vul, result)
+        score = _SCORES.get(key)
+        if score is None:
+            score = _SCORES[key] = _score_ns(contract, vul, result)
+        return score
+    return _score_ns(contract, vul, result)
 
 
 _SCORE_RE = re.compile(r"\s*(?:(NS|EW)\s+)?([+-]?\d{1,6})(?:\s+(NS|EW)\s+([+-]?\d{1,6}))?\s*", re.IGNORECASE)
@@ -104,24 +132,21 @@ def _valid_tricks(n: object) -> bool:
     return type(n) is int and 0 <= n <= 13  # type: ignore[operator]
 
 
-class _Sink:
-    """Collects diagnostics for one board, resolving spans lazily."""
+class _Sink(list):
+    """Collects diagnostics for one board (it is their list), resolving spans lazily.
 
-    __slots__ = ("board", "out")
+    A list subclass with no ``__init__``, so that making one per board is cheap:
+    ``_Sink()``, then set :attr:`board`.
+    """
 
-    def __init__(self, board: Board) -> None:
-        self.board = board
-        self.out: list[Diagnostic] = []
+    __slots__ = ("board",)
+    board: Board
 
     def tag(self, code: str, tag: str, **args: object) -> None:
-        self.out.append(make(code, self.board.origin, self.board.tag_span(tag), **args))
+        self.append(make(code, self.board.origin, self.board.tag_span(tag), **args))
 
     def fault(self, f: Fault, span: Span | None) -> None:
-        self.out.append(make(f.code, self.board.origin, span, **dict(f.args)))
-
-
-def _seat_or_none(x: object) -> Seat | None:
-    return x if isinstance(x, Seat) else None
+        self.append(make(f.code, self.board.origin, span, **dict(f.args)))
 
 
 def replay(board: Board) -> Replay:
@@ -161,17 +186,20 @@ def replay(board: Board) -> Replay:
 
     Source: bridge-rules.md §2.9, §3, §4.7, §4.11; PBN 2.1 §3-4.
     """
-    sink = _Sink(board)
-    out = sink.out
+    sink = _Sink()
+    sink.board = board
 
     # --- tags vs board number (Law 2) -----------------------------------------
     number = board.number
     has_number = type(number) is int and number >= 1  # type: ignore[operator]
-    dealer = _seat_or_none(board.dealer)
+    dealer = board.dealer
+    if not isinstance(dealer, Seat):
+        dealer = None
     vul = board.vulnerable if isinstance(board.vulnerable, Vulnerability) else None
     if has_number:
-        exp_dealer = dealer_for_board(number)  # type: ignore[arg-type]
-        exp_vul = vulnerability_for_board(number)  # type: ignore[arg-type]
+        cycle = (number - 1) % 16  # type: ignore[operator]
+        exp_dealer = _CYCLE_DEALER[cycle]
+        exp_vul = _CYCLE_VUL[cycle]
         if dealer is not None and dealer != exp_dealer:
             sink.tag("T103", "Dealer", value=str(dealer), board=number, expected=str(exp_dealer))
         if vul is not None and vul != exp_vul:
@@ -210,8 +238,12 @@ def replay(board: Board) -> Replay:
                 sink.fault(f, span)
 
     # --- contract ---------------------------------------------------------------
-    tag_contract = board.contract if _valid_contract(board.contract) else None
-    tag_declarer = _seat_or_none(board.declarer)
+    tag_contract = board.contract
+    if tag_contract is not None and not _valid_contract(tag_contract):
+        tag_contract = None
+    tag_declarer = board.declarer
+    if not isinstance(tag_declarer, Seat):
+        tag_declarer = None
     swapped = board.declarer_swapped is True and tag_declarer is not None
     contract: Contract | None = None
     source: str | None = None
@@ -293,16 +325,33 @@ def replay(board: Board) -> Replay:
         and result is not None
         and vul is not None
     ):
-        score = _score_ns(contract, vul, result)
+        score = _score(contract, vul, result)
     score_tag = board.tag("Score")
     if score_tag is not None and score_tag.strip() not in ("", "?"):
         _check_score_tag(sink, score_tag, contract, result, score)
 
-    return Replay(contract, source, tricks, result, score, tuple(out) if out else ())
+    return _replay(contract, source, tricks, result, score, tuple(sink) if sink else ())
+
+
+#: parse_score_tag results by value: a session repeats a few dozen Score values.
+_SCORE_TAGS: dict[str, tuple[tuple[str | None, int], ...] | None] = {}
+
+
+def _parsed_score_tag(value: str) -> tuple[tuple[str | None, int], ...] | None:
+    """``parse_score_tag(value)``, memoised (the cache is emptied when it grows large)."""
+    try:
+        return _SCORE_TAGS[value]
+    except KeyError:
+        pass
+    parts = parse_score_tag(value)
+    if len(_SCORE_TAGS) >= 4096:
+        _SCORE_TAGS.clear()
+    _SCORE_TAGS[value] = parts
+    return parts
 
 
 def _check_score_tag(sink: _Sink, value: str, contract: Contract | None, result: int | None, score: int | None) -> None:
-    parts = parse_score_tag(value)
+    parts = _parsed_score_tag(value)
     if parts is None:
         sink.tag("S602", "Score", value=value)
         return
@@ -310,9 +359,13 @@ def _check_score_tag(sink: _Sink, value: str, contract: Contract | None, result:
         return
     declarer = contract.declarer
     decl_ns = declarer is None or declarer % 2 == 0  # passed out: either view is 0
-    bad = False
-    shown = []
     for side, points in parts:
+        if points != (score if side == "NS" or (side is None and decl_ns) else -score):
+            break
+    else:
+        return  # the tag agrees: the usual case
+    shown = []
+    for side, _points in parts:
         if side is None:
             expected = score if decl_ns else -score
             shown.append(str(expected))
@@ -322,14 +375,12 @@ def _check_score_tag(sink: _Sink, value: str, contract: Contract | None, result:
         else:
             expected = -score
             shown.append(f"EW {expected}")
-        bad |= points != expected
-    if bad:
-        sink.tag(
-            "S601",
-            "Score",
-            value=value,
-            contract=str(contract),
-            declarer="nobody" if declarer is None else str(declarer),
-            tricks=0 if result is None else result,
-            expected=" ".join(shown),
-        )
+    sink.tag(
+        "S601",
+        "Score",
+        value=value,
+        contract=str(contract),
+        declarer="nobody" if declarer is None else str(declarer),
+        tricks=0 if result is None else result,
+        expected=" ".join(shown),
+    )
