@@ -409,8 +409,20 @@ def _dd_mapping(table: DDTable) -> dict[tuple[Seat, Strain], int]:
     return {(seat, strain): table[seat, strain] for seat in DD_SEATS for strain in DD_STRAINS}
 
 
+#: The (declarer, strain) of each digit of a DoubleDummyTricks value, in order.
+_DD_KEYS = tuple((seat, strain) for seat in DD_SEATS for strain in DD_STRAINS)
+_DD_DIGITS = {ch: int(ch, 16) for ch in "0123456789abcdABCD"}
+
+
 def _double_dummy(v: str) -> dict[tuple[Seat, Strain], int]:
-    """DoubleDummyTricks (pbn.md §17), read by :meth:`handrec.dd.DDTable.parse_hex`."""
+    """DoubleDummyTricks (pbn.md §17), read by :meth:`handrec.dd.DDTable.parse_hex`
+    (20 digits 0-d are read here directly, to the same mapping: a hand record has one)."""
+    t = v.strip()
+    if len(t) == 20:
+        try:
+            return dict(zip(_DD_KEYS, map(_DD_DIGITS.__getitem__, t)))
+        except KeyError:
+            pass  # not a digit 0-d: DDTable.parse_hex gives the error
     try:
         return _dd_mapping(DDTable.parse_hex(v))
     except DDError:
@@ -973,15 +985,16 @@ def best_known(played: list[Card | None], trump: Suit | None) -> int:
     best = 0
     best_suit = led.suit
     best_rank = led.rank
-    for k in range(1, len(played)):
-        c = played[k]
-        if c is None:
-            continue
-        if c.suit is best_suit:
-            if c.rank > best_rank:
-                best, best_rank = k, c.rank
-        elif c.suit is trump:
-            best, best_suit, best_rank = k, c.suit, c.rank
+    k = 0
+    for c in played:  # the led card itself changes nothing
+        if c is not None:
+            suit = c.suit
+            if suit is best_suit:
+                if c.rank > best_rank:
+                    best, best_rank = k, c.rank
+            elif suit is trump:
+                best, best_suit, best_rank = k, suit, c.rank
+        k += 1
     return best
 
 

@@ -13,7 +13,8 @@ Three stages (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
    accepts every terminal, so this is what Lark's contextual lexer does, at a third of
    its cost).  Tokens are large (a run of tag pairs, a run of section lines, a comment)
    because Lark costs microseconds per token; callbacks split them and compute every
-   item's position.
+   item's position.  The tokens go straight to Lark's LALR parser state (:func:`_feeder`),
+   past ``Lark.parse``'s per-call front end.
 3. **Building** (:class:`_BoardBuilder`): ``#``/``##`` tag inheritance across the games of
    one file (PBN 2.1 §4.8), typed values (Board, Dealer, Vulnerable, Deal, Contract,
    Declarer, Result), the auction (PBN 2.1 §3.5) and the play turned from PBN's seat order
@@ -39,6 +40,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Iterator
+from itertools import chain
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -65,6 +68,7 @@ from handrec.model import (
     Side,
     Span,
     Strain,
+    Suit,
     Table,
     Tag,
     Vulnerability,
@@ -384,7 +388,8 @@ _ROW_SPANS: dict[tuple[int, int, tuple[int, ...]], list[Span]] = {}
 
 def _rows(tok: Token) -> list[tuple[list[str], list[Span]]]:
     """Split a ROWS token into its non-blank lines, each as the whitespace-separated
-    texts and their spans (two parallel lists)."""
+    texts and their spans (two parallel lists; the span lists are shared through
+    :data:`_ROW_SPANS`: not to be changed)."""
     spans = _SPANS
     layouts = _ROW_SPANS
     line = tok.line
@@ -397,7 +402,7 @@ def _rows(tok: Token) -> list[tuple[list[str], list[Span]]]:
             single = len(row.rstrip()) == sum(lengths) + len(lengths) - 1  # one blank between words
             where = layouts.get((line, col, lengths)) if single else None
             if where is not None:
-                out.append((words, where.copy()))
+                out.append((words, where))
             else:
                 where = []
                 pos = 0
@@ -410,7 +415,7 @@ def _rows(tok: Token) -> list[tuple[list[str], list[Span]]]:
                     where.append(span or _span(line, col + i))
                 out.append((words, where))
                 if single and len(layouts) < 20_000:
-                    layouts[(line, col, lengths)] = where.copy()
+                    layouts[(line, col, lengths)] = where
         line += 1
         col = 1
     return out
@@ -442,7 +447,8 @@ class _Section:
       ``rows_comment``: a comment came after table data (PBN 2.1 §5.1 forbids it);
     * ``raw``: the TAGS (or Auction/Play tag) token, for the export-format check;
     * ``row_open``: Play: the last play line goes on (no line end since its last card);
-      ``plain``: Play: every line held at most four cards in export spelling.
+      ``plain``: Play: every line held at most four cards in export spelling;
+    ``table_rows``: the :func:`_table_rows` of ``rows`` once read (by :func:`_section_rows`).
     """
 
     __slots__ = (
@@ -457,6 +463,7 @@ class _Section:
         "raw",
         "row_open",
         "plain",
+        "table_rows",
     )
 
     def __init__(self, kind: int, tags: list[Tag], raw: Token | None = None) -> None:
@@ -471,6 +478,7 @@ class _Section:
         self.raw = raw
         self.row_open = False
         self.plain = False
+        self.table_rows: list[Any] | None = None
 
 
 #: Tags with their span, shared between boards (Tag is immutable): most tag pairs of a file
@@ -478,10 +486,46 @@ class _Section:
 _TAG_OBJS: dict[tuple[str, int], Tag] = {}
 
 
+#: Tags by (line text, line, column): a line holding exactly one tag pair (the usual
+#: layout, and what the export format writes) is looked up whole.
+_TAG_LINES: dict[tuple[str, int, int], Tag] = {}
+
+
 def _tag_pairs(tok: Token) -> list[Tag]:
     """The :class:`Tag` of each tag pair in a TAGS, AUCTION_TAG or PLAY_TAG token, with its
     span (PBN 2.1 §3.3).  ``\\"`` and ``\\\\`` in values are unescaped; any other ``\\x`` is
     kept as written.  ``#``/``##`` are resolved later, by the board builder."""
+    # Fast path: every line of the token is one whole tag pair or blank (a tag pair
+    # cannot end inside a line that _TAG_RE matches whole, so this is what finditer finds).
+    lines = _TAG_LINES
+    out = []
+    line = tok.line
+    col = tok.column
+    for row in tok.split("\n"):
+        tag = lines.get((row, line, col))
+        if tag is None:
+            if not row or row.isspace():
+                line += 1
+                col = 1
+                continue
+            m = _TAG_RE.fullmatch(row)
+            if m is None or len(row) > 300:
+                return _tag_pairs_general(tok)
+            name, value = m.groups()
+            if "\\" in value:
+                value = _UNESCAPE_RE.sub(r"\1", value)
+            tag = Tag(name, value, _span(line, col))
+            if len(lines) >= 20_000:
+                lines.clear()
+            lines[(row, line, col)] = tag
+        out.append(tag)
+        line += 1
+        col = 1
+    return out
+
+
+def _tag_pairs_general(tok: Token) -> list[Tag]:
+    """:func:`_tag_pairs` for any layout (tag pairs sharing a line or over several lines)."""
     line = tok.line
     line_start = 1 - tok.column  # index of the (virtual) start of the token's first line
     scanned = 0
@@ -600,8 +644,9 @@ class _PbnTransformer(Transformer):
         rows = _rows(tok)
         if rows and sec.elements and (sec.row_open or sec.elements[-1][1][-1].line == rows[0][1][0].line):
             words, where = rows.pop(0)  # a line continued after a comment
-            sec.elements[-1][0].extend(words)
-            sec.elements[-1][1].extend(where)
+            last_words, last_where = sec.elements[-1]
+            last_words.extend(words)
+            sec.elements[-1] = (last_words, last_where + where)  # span lists are shared
         sec.elements.extend(rows)
         sec.rows.append(tok)
         sec.row_open = "\n" not in tok[len(tok.rstrip()) :]
@@ -625,6 +670,11 @@ class _TokenListLexer(Lexer):
         return iter(data)
 
 
+#: ``Token(type, value, start_pos, line, column, end_line, end_column, end_pos)``: Lark's
+#: constructor less its handling of a deprecated keyword (one Python call instead of two).
+_new_token = getattr(Token, "_future_new", Token)
+
+
 class _Scanner:
     """The lexer of ``grammars/pbn.lark``: its terminals as one compiled regex.
 
@@ -640,12 +690,15 @@ class _Scanner:
         terms = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
         self.match = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)).match
         self.ignore = frozenset(lark.ignore_tokens)
+        #: the game parser, run on the tokens :meth:`scan` gives (set by :func:`_parser`)
+        self.parse: Any = None
 
     def scan(self, text: str, errors: list[_Issue]) -> list[Token]:
         """The tokens of one game.  Where no terminal matches (an unterminated string, a
         ``[`` that starts no tag pair), an F003 goes to ``errors`` at that position and the
         rest of the line is skipped."""
         match, ignore = self.match, self.ignore
+        new_token = _new_token
         out = []
         pos, end = 0, len(text)
         line, line_start = 1, 0
@@ -661,9 +714,7 @@ class _Scanner:
             stop = m.end()
             kind = m.lastgroup
             if kind not in ignore:
-                tok = Token(kind, m.group(), pos, line, pos - line_start + 1)  # type: ignore[arg-type]
-                tok.end_pos = stop
-                out.append(tok)
+                out.append(new_token(kind, m.group(), pos, line, pos - line_start + 1, None, None, stop))
             nl = text.count("\n", pos, stop)
             if nl:
                 line += nl
@@ -684,16 +735,83 @@ def _cannot_read(bad: str) -> str:
     return f"cannot read {what}; rest of line skipped"
 
 
+class _RuleRef:
+    """What Lark's :meth:`ParserState.feed_token` reads of a grammar rule it reduces: its
+    ``origin.name`` (a plain str) and the length of its ``expansion``."""
+
+    __slots__ = ("origin", "expansion", "name")
+
+    def __init__(self, name: str, size: int) -> None:
+        self.origin = self  # feed_token reads rule.origin.name
+        self.name = name
+        self.expansion = (None,) * size
+
+
+def _feeder(lalr: Lark) -> Any:
+    """A function ``parse(tokens)`` that runs Lark's LALR parser on a token list without
+    its front end (no lexer thread, no start-rule checks per call): a Lark ``ParserState``
+    fed the tokens and the end token, as ``parse_from_state`` does.
+
+    The parse table and callbacks are Lark's, with keys made plain: Lark's table holds
+    rule objects that are equal to the callbacks' keys but not the same objects, and
+    nonterminal names that are ``Token`` instances, so every reduce step compared rules
+    and tokens with Python-level ``__eq__``.  Each rule becomes one :class:`_RuleRef` (by
+    identity) and each name a plain str.  None when Lark's internals are not as expected
+    (the caller then uses ``Lark.parse``).
+    """
+    try:
+        from lark.parsers.lalr_analysis import Shift
+        from lark.parsers.lalr_parser_state import ParseConf, ParserState
+
+        inner = lalr.parser.parser.parser  # type: ignore[attr-defined]
+        table = inner.parse_table
+        callbacks = inner.callbacks
+        refs: dict[Any, _RuleRef] = {}  # Rule (by equality) -> its _RuleRef
+        plain_callbacks: dict[Any, Any] = {}
+        states: dict[Any, dict[str, tuple[Any, Any]]] = {}
+        for state, actions in table.states.items():
+            row = states[state] = {}
+            for name, (action, arg) in actions.items():
+                if action is not Shift:
+                    ref = refs.get(arg)
+                    if ref is None:
+                        ref = refs[arg] = _RuleRef(str(arg.origin.name), len(arg.expansion))
+                        plain_callbacks[ref] = callbacks[arg]
+                    arg = ref
+                row[str(name)] = (action, arg)
+        if any(isinstance(k, str) for k in callbacks):  # token callbacks: not in this grammar
+            return None
+        (start,) = lalr.options.start
+        conf = ParseConf(table, plain_callbacks, start)
+        conf.states = states
+    except Exception:  # pragma: no cover - another Lark version
+        return None
+
+    def parse(tokens: list[Token]) -> Any:
+        feed = ParserState(conf, None).feed_token  # type: ignore[arg-type]
+        tok = None
+        for tok in tokens:
+            feed(tok)
+        end = Token.new_borrow_pos("$END", "", tok) if tok is not None else Token("$END", "", 0, 1, 1)
+        return feed(end, True)
+
+    return parse
+
+
 _PARSER: tuple[Lark, _Scanner] | None = None
 
 
 def _parser() -> tuple[Lark, _Scanner]:
-    """The process-wide PBN game parser and its scanner, built on first use."""
+    """The process-wide PBN game parser and its scanner, built on first use; the scanner's
+    ``parse`` runs that parser on the tokens it gives (see :func:`_feeder`)."""
     global _PARSER
     if _PARSER is None:
         grammar = grammar_text("pbn")
-        lalr = Lark(grammar, parser="lalr", lexer=_TokenListLexer, transformer=_PbnTransformer())
-        _PARSER = (lalr, _Scanner(grammar))
+        # start at "game" itself: "?start: game" would cost a reduce step per game
+        lalr = Lark(grammar, parser="lalr", lexer=_TokenListLexer, transformer=_PbnTransformer(), start="game")
+        scanner = _Scanner(grammar)
+        scanner.parse = _feeder(lalr) or lalr.parse
+        _PARSER = (lalr, scanner)
     return _PARSER
 
 
@@ -704,10 +822,10 @@ def _parse_block(parser: tuple[Lark, _Scanner], text: str) -> tuple[list[_Sectio
         position of a character no token can start with; the rest of that line is skipped
         and parsing goes on.
     """
-    lalr, scanner = parser
+    scanner = parser[1]
     errors: list[_Issue] = []
     tokens = scanner.scan(text, errors)
-    return lalr.parse(tokens), errors  # type: ignore[arg-type,return-value]
+    return scanner.parse(tokens), errors
 
 
 # =========================================================================================
@@ -759,6 +877,9 @@ _UPPER_CARDS: dict[str, Card] = {str(c): c for c in ALL_CARDS}  # the export spe
 #: ``_OFFSET[seat][k]`` = the seat ``k`` places clockwise from ``seat`` (Seat.offset, faster).
 _OFFSET = [[Seat((s + k) % 4) for k in range(4)] for s in range(4)]
 _PLUS: Any = object()  # the "+" slot of a play: the next card goes here
+_FIRST = itemgetter(0)
+_SECOND = itemgetter(1)
+_ELEMENTS = attrgetter("elements")
 
 
 class _BoardBuilder:
@@ -797,6 +918,7 @@ class _BoardBuilder:
         refused: list[str] = []
         sticky = self.sticky
         kind_of = _TAG_KIND.get
+        value_checks = _VALUE_CHECKS
         last_tag: list[int] = []  # per section: index in ``tags`` of its last tag (-1: none)
         table_at: list[tuple[int, int]] = []  # (section, index in ``tags``) of each table
         controls = _CONTROL_RE.search(text) is not None  # a tab or control character somewhere
@@ -830,7 +952,8 @@ class _BoardBuilder:
                         issues.append(("T102", tag.span, {"tag": name}))
                 else:
                     first[name] = tag
-                    if kind == 1 and tag.span is not None:
+                    # a value already found in form (None) needs no call
+                    if kind == 1 and tag.span is not None and value_checks.get((name, tag.value), "") is not None:
                         _check_value(tag, issues)
                 if kind == 2:
                     table_at.append((si, len(tags) - 1))
@@ -1125,6 +1248,10 @@ def _deal_value(t: Tag | None, issues: list[_Issue]) -> Deal | None:
         return None
 
 
+#: Contract values read, by (value, declarer): the (immutable) Contract, None if not valid.
+_CONTRACTS: dict[tuple[str, Seat | None], Contract | None] = {}
+
+
 def _contract_value(t: Tag | None, declarer: Seat | None, issues: list[_Issue]) -> Contract | None:
     """Contract value (PBN 2.1 §3.4.14) to a :class:`Contract` with ``declarer``.
 
@@ -1138,9 +1265,17 @@ def _contract_value(t: Tag | None, declarer: Seat | None, issues: list[_Issue]) 
     v = t.value.strip()
     if v in _UNKNOWN:
         return None
-    try:
-        c = Contract.parse(v, declarer)
-    except ModelError:
+    key = (v, declarer)
+    c = _CONTRACTS.get(key, False)
+    if c is False:
+        try:
+            c = Contract.parse(v, declarer)
+        except ModelError:
+            c = None
+        if len(_CONTRACTS) >= 2_000:
+            _CONTRACTS.clear()
+        _CONTRACTS[key] = c
+    if c is None:
         issues.append(("T101", t.span, {"tag": "Contract", "value": t.value, "reason": "not Pass or like 4HX"}))
         return None
     if c.strain is not None and ("x" in v or (c.strain is Strain.NOTRUMP and "NT" not in v.upper())):
@@ -1280,6 +1415,25 @@ def _check_value(tag: Tag, issues: list[_Issue]) -> None:
         issues.append(("T121", tag.span, {"tag": tag.name, "value": tag.value, "expected": expected}))
 
 
+#: OptimumResultTable (Declarer, Denomination, Result) elements -> :func:`_ort_entry`.
+_ORT_ENTRIES: dict[tuple[str, str, str], Any] = {}
+
+
+def _ort_entry(declarer: str, strain: str, result: str) -> tuple[tuple[Seat, Strain], int] | None:
+    """``((seat, strain), tricks)`` for an OptimumResultTable row, or None when an element
+    is unknown or not valid or the result is not a plain number of tricks."""
+    name = "OptimumResultTable"
+    try:
+        seat = typed_cell(name, "Declarer", declarer)
+        denomination = typed_cell(name, "Denomination", strain)
+        tricks = typed_cell(name, "Result", result)
+    except TagValueError:
+        return None
+    if seat is not None and denomination is not None and isinstance(tricks, int):
+        return (seat, denomination), tricks
+    return None
+
+
 def _cross_checks(first: dict[str, Tag], vulnerable: Any, tables: list[Table], issues: list[_Issue]) -> None:
     """T127: ScoreRubberHistory against Vulnerable (PBN 2.1 §4.2.6); DoubleDummyTricks and
     Ability against the OptimumResultTable (pbn.md §17)."""
@@ -1297,18 +1451,26 @@ def _cross_checks(first: dict[str, Tag], vulnerable: Any, tables: list[Table], i
     if ort is None:
         return
     dd: dict[tuple[Seat, Strain], int] = {}
-    for row in ort.rows:
-        if len(row) < len(ort.columns):
-            continue
-        rec = dict(zip(ort.column_names, row))
-        try:
-            seat = typed_cell(ort.name, "Declarer", rec.get("Declarer", "?"))
-            strain = typed_cell(ort.name, "Denomination", rec.get("Denomination", "?"))
-            tricks = typed_cell(ort.name, "Result", rec.get("Result", "?"))
-        except TagValueError:
-            continue
-        if seat is not None and strain is not None and isinstance(tricks, int):
-            dd[(seat, strain)] = tricks
+    # each row read as dict(zip(column names, row)): the last column of a name counts
+    where = {name: k for k, name in enumerate(ort.column_names)}
+    d_at, s_at, r_at = where.get("Declarer"), where.get("Denomination"), where.get("Result")
+    if d_at is not None and s_at is not None and r_at is not None:  # else no row counts
+        n = len(ort.columns)
+        cache = _ORT_ENTRIES
+        for row in ort.rows:
+            if len(row) < n:
+                continue
+            key = (row[d_at], row[s_at], row[r_at])
+            entry = cache.get(key, False)
+            if entry is False:
+                entry = _ort_entry(*key)
+                if len(cache) >= 5_000:
+                    cache.clear()
+                cache[key] = entry
+            if entry is not None:
+                dd[entry[0]] = entry[1]
+    if not dd:
+        return
     for name in ("DoubleDummyTricks", "Ability"):
         t = first.get(name)
         if t is None or t.value.strip() in _UNKNOWN:
@@ -1332,36 +1494,133 @@ def _cross_checks(first: dict[str, Tag], vulnerable: Any, tables: list[Table], i
 #: A table element: a string token (group 1, escapes \" and \\) or a section token.
 _ELEMENT_RE = re.compile(r'"([^"\\\n]*(?:\\.[^"\\\n]*)*)"|[^\s"]+')
 _TOKEN_OK = frozenset(chr(c) for c in range(33, 127)) - set('[]{};"%')
+#: A character a section token may not hold (the complement of :data:`_TOKEN_OK`).
+_TOKEN_BAD_RE = re.compile("[^" + re.escape("".join(sorted(_TOKEN_OK))) + "]")
 #: (table, column, element) -> None when valid, else why not.
 _CELL_CHECKS: dict[tuple[str, str, str], str | None] = {}
 
 
-def _table_lines(tokens: list[Token]) -> list[list[tuple[str, bool, Span]]]:
-    """The elements of a section's ROWS tokens, per line: (text, was a string, span)."""
-    lines: list[list[tuple[str, bool, Span]]] = []
-    for tok in tokens:
-        line = tok.line
-        line_start = 1 - tok.column
-        scanned = 0
-        current: list[tuple[str, bool, Span]] | None = None
-        current_line = -1
-        for m in _ELEMENT_RE.finditer(tok):
-            st = m.start()
-            nl = tok.count("\n", scanned, st)
-            if nl:
-                line += nl
-                line_start = tok.rfind("\n", scanned, st) + 1
-            scanned = st
-            if line != current_line:
-                current = []
-                lines.append(current)
-                current_line = line
+class _TableRow:
+    """The elements of one line of table data at a given place, shared between games:
+    ``elements`` (text, was a string, span) and ``texts``; ``checked_for`` and ``issues``
+    remember the cell diagnostics of the latest (table, columns) it was checked for."""
+
+    __slots__ = ("elements", "texts", "checked_for", "issues")
+
+    def __init__(self, elements: tuple[tuple[str, bool, Span], ...]) -> None:
+        self.elements = elements
+        self.texts = tuple([e[0] for e in elements])
+        self.checked_for: Any = None
+        self.issues: tuple[_Issue, ...] = ()
+
+
+#: Lines of table data by (text, line, column of its first character): table rows recur
+#: at the same place in every game of a file (hand records: one OptimumResultTable each).
+_TABLE_ROWS: dict[tuple[str, int, int], _TableRow | None] = {}
+
+
+def _table_row(row: str, line: int, col: int) -> _TableRow | None:
+    """The elements of one line of a ROWS token (no line end in it) whose first character
+    is at ``(line, col)``; None when it holds none.  No element spans a line end, so a
+    line read alone gives what :data:`_ELEMENT_RE` finds in the whole token."""
+    out = []
+    if '"' not in row:  # no strings: the elements are the whitespace-separated words
+        pos = 0
+        for w in row.split():
+            i = row.find(w, pos)
+            pos = i + len(w)
+            out.append((w, False, _span(line, col + i)))
+    else:
+        for m in _ELEMENT_RE.finditer(row):
             quoted = m.group(1) is not None
             text = m.group(1) if quoted else m.group()
             if quoted and "\\" in text:
                 text = _UNESCAPE_RE.sub(r"\1", text)
-            current.append((text, quoted, _span(line, st - line_start + 1)))  # type: ignore[union-attr]
-    return lines
+            out.append((text, quoted, _span(line, col + m.start())))
+    return _TableRow(tuple(out)) if out else None
+
+
+def _table_rows(tokens: list[Token]) -> list[_TableRow]:
+    """The lines of a section's ROWS tokens that hold elements, in order (a line split by
+    a comment gives two); shared :class:`_TableRow` objects from :data:`_TABLE_ROWS`."""
+    cache = _TABLE_ROWS
+    out = []
+    for tok in tokens:
+        line = tok.line
+        col = tok.column
+        for row in tok.split("\n"):
+            key = (row, line, col)
+            r = cache.get(key, False)
+            if r is False:
+                r = _table_row(row, line, col)
+                if len(row) < 1000:
+                    if len(cache) >= 20_000:
+                        cache.clear()
+                    cache[key] = r
+            if r is not None:
+                out.append(r)
+            line += 1
+            col = 1
+    return out
+
+
+def _section_rows(sec: _Section) -> list[_TableRow]:
+    """:func:`_table_rows` of a section's ROWS tokens, read once (the table and the export
+    check both read them)."""
+    rows = sec.table_rows
+    if rows is None:
+        rows = sec.table_rows = _table_rows(sec.rows)
+    return rows
+
+
+def _table_lines(tokens: list[Token]) -> list[tuple[tuple[str, bool, Span], ...]]:
+    """The elements of a section's ROWS tokens, per line: (text, was a string, span)."""
+    return [r.elements for r in _table_rows(tokens)]
+
+
+#: parse_columns results by tag value (the same header recurs in every game).
+_COLUMNS: dict[str, tuple[tuple[Any, ...], list[tuple[str, str]]]] = {}
+
+
+def _columns(value: str) -> tuple[tuple[Any, ...], list[tuple[str, str]]]:
+    """:func:`handrec.pbn.parse_columns`, remembered (its results are not changed)."""
+    got = _COLUMNS.get(value)
+    if got is None:
+        got = parse_columns(value)
+        if len(_COLUMNS) >= 2_000:
+            _COLUMNS.clear()
+        _COLUMNS[value] = got
+    return got
+
+
+def _cell_issues(name: str, columns: tuple[Any, ...], row: Any, issues: list[_Issue]) -> None:
+    """T124 for each element of ``row`` ((text, was a string, span) items) that is not valid
+    in its column of table ``name``."""
+    n = len(columns)
+    convert = TABLES[name].columns
+    checks = _CELL_CHECKS
+    for k, (text, quoted, span) in enumerate(row):
+        column = columns[k].name if k < n else "?"
+        if not quoted and _TOKEN_BAD_RE.search(text) is not None:
+            bad = next(ch for ch in text if ch not in _TOKEN_OK)
+            reason = f"{bad!r} is not allowed in a section token (write a string)"
+            issues.append(("T124", span, {"table": name, "column": column, "value": text, "reason": reason}))
+            continue
+        if column not in convert or text in ("?", "-"):
+            continue
+        key = (name, column, text)
+        why = checks.get(key, "")
+        if why == "":
+            why = None
+            try:
+                typed_cell(name, column, text)
+            except TagValueError as e:
+                why = str(e)
+            if len(checks) >= 20_000:
+                checks.clear()
+            checks[key] = why
+        if why is not None:
+            issues.append(("T124", span, {"table": name, "column": column, "value": text, "reason": why}))
 
 
 def _table(tag: Tag, sec: _Section | None, issues: list[_Issue]) -> Table:
@@ -1375,48 +1634,36 @@ def _table(tag: Tag, sec: _Section | None, issues: list[_Issue]) -> Table:
     data is T125 (§5.1).  An unknown section keeps its data lines as rows.
     """
     name = tag.name
-    lines = _table_lines(sec.rows) if sec is not None and sec.rows else []
+    lines = _section_rows(sec) if sec is not None and sec.rows else []
     spec = TABLES.get(name)
     if spec is None:
-        return Table(name, (), tuple(tuple(e[0] for e in line) for line in lines), tag.span)
-    columns, problems = parse_columns(tag.value)
+        return Table(name, (), tuple([r.texts for r in lines]), tag.span)
+    columns, problems = _columns(tag.value)
     for text, reason in problems:
         issues.append(("T123", tag.span, {"table": name, "column": text, "reason": reason}))
     n = len(columns)
-    if n and any(len(line) != n for line in lines):
-        flat = [e for line in lines for e in line]
+    if n and not set(map(len, map(_ELEMENTS, lines))) <= {n}:  # some line is not one row
+        flat = [e for r in lines for e in r.elements]
         grouped = [flat[k : k + n] for k in range(0, len(flat), n)]
         if grouped and len(grouped[-1]) < n:
             detail = f"the last row has {len(grouped[-1])} of {n} elements"
             issues.append(("T125", grouped[-1][0][2], {"table": name, "detail": detail}))
+        for row in grouped:
+            _cell_issues(name, columns, row, issues)
+        rows = tuple(tuple([e[0] for e in row]) for row in grouped)
     else:
-        grouped = lines
-    convert = spec.columns
-    checks = _CELL_CHECKS
-    for row in grouped:
-        for k, (text, quoted, span) in enumerate(row):
-            column = columns[k].name if k < n else "?"
-            if not quoted and any(ch not in _TOKEN_OK for ch in text):
-                bad = next(ch for ch in text if ch not in _TOKEN_OK)
-                reason = f"{bad!r} is not allowed in a section token (write a string)"
-                issues.append(("T124", span, {"table": name, "column": column, "value": text, "reason": reason}))
-                continue
-            if column not in convert or text in ("?", "-"):
-                continue
-            key = (name, column, text)
-            why = checks.get(key, "")
-            if why == "":
-                why = None
-                try:
-                    typed_cell(name, column, text)
-                except TagValueError as e:
-                    why = str(e)
-                if len(checks) >= 20_000:
-                    checks.clear()
-                checks[key] = why
-            if why is not None:
-                issues.append(("T124", span, {"table": name, "column": column, "value": text, "reason": why}))
-    rows = tuple(tuple(e[0] for e in row) for row in grouped)
+        # one row per line (the usual case): a line's cell diagnostics are remembered on
+        # its shared _TableRow, for the (table, columns) they were found for
+        key = (name, columns)
+        for r in lines:
+            if r.checked_for != key:
+                found: list[_Issue] = []
+                _cell_issues(name, columns, r.elements, found)
+                r.issues = tuple(found)
+                r.checked_for = key
+            if r.issues:
+                issues.extend(r.issues)
+        rows = tuple([r.texts for r in lines])
     for k, col in enumerate(columns):
         if col.sort is not None:
             _check_sorted(name, col, [r[k] for r in rows if k < len(r)], tag.span, issues)
@@ -1648,8 +1895,10 @@ def _export_check(
                 return
     for sec in sections:
         if sec.rows and sec.kind == _TAGS and sec.tags[-1].name in TABLES:
-            cols = len(parse_columns(sec.tags[-1].value)[0])
-            data = _table_lines(sec.rows)
+            cols = len(_columns(sec.tags[-1].value)[0])
+            data = [r.elements for r in _section_rows(sec)]
+            if not cols or set(map(len, data)) <= {cols}:
+                continue  # every row on one line (the usual case: no need to look row by row)
             for k, line in enumerate(data):
                 if cols and (len(line) > cols or (len(line) < cols and k < len(data) - 1)):
                     add(line[0][2], f"a {sec.tags[-1].name} row not on one line")
@@ -1724,6 +1973,12 @@ def _auction(sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Is
         seat = dealer
         if seat is None:
             return None
+    elements = sec.elements
+    if elements and all(map(_STANDARD_CALLS.__contains__, map(_FIRST, elements))):
+        # the usual case, only calls in PBN's spellings: what the general code gives
+        if dealer is not None and seat is not dealer:
+            issues.append(("T106", seat_tag.span, {"value": str(seat), "dealer": str(dealer)}))
+        return Auction(seat, _plain_calls(elements), None, seat_tag.span, notes[1])
     calls: list[list[Any]] = []  # [base Call, nags, note, span, alert, irregular, suffixes]
     lookup = notes[0]
     fillers = 0
@@ -1862,6 +2117,29 @@ def _auction(sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Is
     return Auction(start, tuple(built), ended, seat_tag.span, notes[1])
 
 
+#: The code of each of PBN's call spellings in :data:`_CALL_OBJS` keys.
+_STANDARD_CODES = {t: c.rank if c.kind is CallKind.BID else -1 - c.kind for t, c in _STANDARD_CALLS.items()}
+
+
+def _plain_calls(elements: list[tuple[str, Span]]) -> tuple[Call, ...]:
+    """The calls of auction elements that are all in :data:`_STANDARD_CALLS`, with their
+    spans, shared through :data:`_CALL_OBJS`."""
+    shared = _CALL_OBJS
+    codes = _STANDARD_CODES
+    built = []
+    for text, span in elements:
+        key = (codes[text], span.line, span.column)
+        call = shared.get(key)
+        if call is None:
+            base = _STANDARD_CALLS[text]
+            call = Call(base.kind, base.level, base.strain, span=span)
+            if len(shared) >= 50_000:
+                shared.clear()
+            shared[key] = call
+        built.append(call)
+    return tuple(built)
+
+
 # --- play (PBN 2.1 §3.6) ----------------------------------------------------------------------
 
 
@@ -1901,22 +2179,35 @@ def _play(
         issues.append(("T101", lead_tag.span, {"tag": "Play", "value": lead_tag.value, "reason": "not a seat"}))
     lookup = notes[0]
     # slots in seat order, 4 per trick: card (or None, or _PLUS) and span; ^R/^L by slot
-    slot_cards: list[Any] = []
-    slot_spans: list[Span | None] = []
+    slot_cards: list[Any]
+    slot_spans: list[Span | None]
     marks: dict[int, str] = {}
     slot_ann: dict[int, list[Any]] = {}  # slot -> [note, nags, suffixes]
     ended: str | None = None
     after_star = False
     cards_by_text = _CARDS
-    upper = _UPPER_CARDS
+    upper_get = _UPPER_CARDS.get
     plain = True  # every line holds at most four cards in export spelling (for F020)
-    for words, where in sec.elements:
+    plus_seen = False  # a "+" is in slot_cards
+    elements = sec.elements
+    lines_words = list(map(_FIRST, elements))
+    slot_cards = list(map(upper_get, chain.from_iterable(lines_words)))
+    if elements and all(slot_cards) and set(map(len, lines_words)) == {4}:
+        # the usual case, every line four cards in export spelling: what the loop gives
+        slot_spans = list(chain.from_iterable(map(_SECOND, elements)))
+        elements = []
+        known = True  # every slot holds a card
+    else:
+        known = False
+        slot_cards = []
+        slot_spans = []
+    for words, where in elements:
         trick_start = len(slot_cards)
-        row_cards = [upper.get(w) for w in words]
+        row_cards = list(map(upper_get, words))
         ok = all(row_cards)
         if not ok:
             plain = False
-            row_cards = [cards_by_text.get(w) for w in words]
+            row_cards = list(map(cards_by_text.get, words))
             ok = all(row_cards)
         elif len(row_cards) > 4:
             plain = False
@@ -1983,6 +2274,7 @@ def _play(
                         else:
                             ended = "+"
                             card = _PLUS
+                            plus_seen = True
                     elif text != "-":
                         issues.append(("P406", span, {"token": text}))
                 if mark is not None:
@@ -2003,7 +2295,7 @@ def _play(
     while n and slot_cards[n - 4 : n] == [None, None, None, None]:
         n -= 4
     del slot_cards[n:], slot_spans[n:]
-    plus_at = next((k for k, c in enumerate(slot_cards) if c is _PLUS), -1)
+    plus_at = next((k for k, c in enumerate(slot_cards) if c is _PLUS), -1) if plus_seen else -1
     track = bool(marks or slot_ann or comment_at)
     if leader is None or trump is _TRUMP_UNKNOWN:
         if n and leader is not None:
@@ -2017,33 +2309,43 @@ def _play(
         spans = []
         order_slots = []  # the slot of each card in play order (only with marks/notes/comments)
         to_lead = leader  # the seat to lead the trick
-        for t in range(0, n, 4):
-            if marks:
-                for k in range(t, t + 4):
-                    if marks.get(k) == "L":
-                        to_lead = leader.offset(k - t)  # ^L: this seat led out of turn
-            start = t + (to_lead - leader) % 4
-            played = slot_cards[start : t + 4] + slot_cards[t:start]
-            if t + 4 <= plus_at or plus_at < 0:
+        if not marks and plus_at < 0 and not track:
+            # the usual case (no ^L, no "+", no annotation or comment): as the loop below
+            offsets, best = _OFFSET, _winner if known else _best_known
+            for t in range(0, n, 4):
+                start = t + (to_lead - leader) % 4
+                played = slot_cards[start : t + 4] + slot_cards[t:start]
                 cards += played
                 spans += slot_spans[start : t + 4] + slot_spans[t:start]
-                if track:
-                    order_slots += [*range(start, t + 4), *range(t, start)]
-                # Law 44, as model.trick_winner (a best guess when a card is unknown)
-                to_lead = _OFFSET[to_lead][_best_known(played, trump)]
-                continue
-            # the trick with the "+" (the play stops there) and any after it
-            order = list(range(start, t + 4)) + list(range(t, start))
-            for k in order:
-                c = slot_cards[k]
-                if plus_at < t or (plus_at in order and order.index(k) > order.index(plus_at)):
-                    if c is not None and c is not _PLUS:
-                        issues.append(("F003", slot_spans[k], {"detail": "a card after '+'"}))
-                elif c is not _PLUS:
-                    cards.append(c)
-                    spans.append(slot_spans[k])
+                to_lead = offsets[to_lead][best(played, trump)]
+        else:
+            for t in range(0, n, 4):
+                if marks:
+                    for k in range(t, t + 4):
+                        if marks.get(k) == "L":
+                            to_lead = leader.offset(k - t)  # ^L: this seat led out of turn
+                start = t + (to_lead - leader) % 4
+                played = slot_cards[start : t + 4] + slot_cards[t:start]
+                if t + 4 <= plus_at or plus_at < 0:
+                    cards += played
+                    spans += slot_spans[start : t + 4] + slot_spans[t:start]
                     if track:
-                        order_slots.append(k)
+                        order_slots += [*range(start, t + 4), *range(t, start)]
+                    # Law 44, as model.trick_winner (a best guess when a card is unknown)
+                    to_lead = _OFFSET[to_lead][_best_known(played, trump)]
+                    continue
+                # the trick with the "+" (the play stops there) and any after it
+                order = list(range(start, t + 4)) + list(range(t, start))
+                for k in order:
+                    c = slot_cards[k]
+                    if plus_at < t or (plus_at in order and order.index(k) > order.index(plus_at)):
+                        if c is not None and c is not _PLUS:
+                            issues.append(("F003", slot_spans[k], {"detail": "a card after '+'"}))
+                    elif c is not _PLUS:
+                        cards.append(c)
+                        spans.append(slot_spans[k])
+                        if track:
+                            order_slots.append(k)
     irregular: tuple[str | None, ...] = tuple(marks.get(k) for k in order_slots) if marks else ()
     if irregular and not any(irregular):
         irregular = ()
@@ -2063,6 +2365,33 @@ def _play(
                     break
             anchors.append(("play", i))
     return Play(leader, tuple(cards), None, ended, tuple(spans), irregular, notes[1], annotations)
+
+
+def _winner(played: list[Card], trump: Suit | None) -> int:
+    """:func:`handrec.pbn.best_known` for a trick of four known cards, unrolled."""
+    c0, c1, c2, c3 = played
+    best = 0
+    suit = c0.suit
+    rank = c0.rank
+    s = c1.suit
+    if s is suit:
+        if c1.rank > rank:
+            best, rank = 1, c1.rank
+    elif s is trump:
+        best, suit, rank = 1, s, c1.rank
+    s = c2.suit
+    if s is suit:
+        if c2.rank > rank:
+            best, rank = 2, c2.rank
+    elif s is trump:
+        best, suit, rank = 2, s, c2.rank
+    s = c3.suit
+    if s is suit:
+        if c3.rank > rank:
+            best = 3
+    elif s is trump:
+        best = 3
+    return best
 
 
 def _card_annotation(ann: list[Any] | None) -> CardAnnotation | None:

@@ -1,0 +1,134 @@
+"""The PBN reader's fast paths give what its general code gives (handrec.parse.pbn)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from handrec.dd import DDTable
+from handrec.model import ALL_CARDS, Suit
+from handrec.parse import pbn
+from handrec.pbn import _dd_mapping, _double_dummy, best_known
+
+GAME = """[Event "x"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AQ6.AKJ5.J8.KJ74 KT932.82.AQT94.A 875.T93.763.Q532 J4.Q764.K52.T986"]
+[Declarer "E"]
+[Contract "2S"]
+[Result "6"]
+[Auction "N"]
+1H 1S Pass 1NT
+2H 2S Pass Pass
+Pass
+[Play "S"]
+C2 C8 CJ CA
+S5 S4 SA SK
+H3 H4 HA H2
+H9 H6 HK H8
+C3 C6 CK S2
+D3 D2 DJ DA
+D6 DK D8 D4
+S7 SJ SQ S3
+HT H7 HJ S9
+D7 D5 S6 DQ
+C5 C9 C7 ST
+S8 CT H5 DT
+CQ HQ C4 D9
+"""
+
+
+def _tokens(text: str) -> list:
+    return pbn._parser()[1].scan(text, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[A "1"]\n[B "x\\"y"]\n\n[C ""]\n  ',
+        '[A "1"] [B "2"]\n[C "3"]',
+        '[A\n"1"]\n[B "2"]',
+        '  [A "1"]\n[B "2"]  \n',
+        '[A "1"]\t\n[B "2"]',
+    ],
+)
+def test_tag_lines_read_as_the_general_tag_pairs(text: str) -> None:
+    (tok,) = [t for t in _tokens(text) if t.type == "TAGS"]
+    got = pbn._tag_pairs(tok)
+    assert [(t.name, t.value, t.span) for t in got] == [(t.name, t.value, t.span) for t in pbn._tag_pairs_general(tok)]
+
+
+def _elements_by_regex(tokens: list) -> list[list[tuple]]:
+    """The table elements as one finditer over each token (the reference)."""
+    out: list[list[tuple]] = []
+    for tok in tokens:
+        line, line_start, current_line = tok.line, 1 - tok.column, -1
+        for m in pbn._ELEMENT_RE.finditer(tok):
+            st = m.start()
+            line = tok.line + tok.count("\n", 0, st)
+            if tok.count("\n", 0, st):
+                line_start = tok.rfind("\n", 0, st) + 1
+            if line != current_line:
+                out.append([])
+                current_line = line
+            quoted = m.group(1) is not None
+            text = m.group(1) if quoted else m.group()
+            if quoted:
+                text = re.sub(r'\\(["\\])', r"\1", text)
+            out[-1].append((text, quoted, pbn._span(line, st - line_start + 1)))
+    return out
+
+
+def test_table_lines_read_as_one_regex_over_each_token() -> None:
+    text = '[OptimumResultTable "Declarer;Denomination\\2R;Result\\1R"]\nN NT 5\nS  "a \\"b\\" c" 4 {x} N H 5\n\n E\tD  "" 7\n'
+    tokens = [t for t in _tokens(text) if t.type == "ROWS"]
+    assert len(tokens) == 2
+    assert [list(line) for line in pbn._table_lines(tokens)] == _elements_by_regex(tokens)
+
+
+def test_unrolled_trick_winner_is_best_known() -> None:
+    rng = random.Random(4)
+    for _ in range(2000):
+        played = rng.sample(ALL_CARDS, 4)
+        for trump in (None, *Suit):
+            assert pbn._winner(played, trump) == best_known(played, trump)
+
+
+@pytest.mark.parametrize(
+    "value", ["54555546658977889778", " 00082000827cc5a7cc5a ", "0008200082 7cc5a7cc5a", "eeeee555554444433333"]
+)
+def test_double_dummy_digits_read_as_ddtable(value: str) -> None:
+    try:
+        want = list(_dd_mapping(DDTable.parse_hex(value)).items())
+    except Exception:
+        want = None
+    try:
+        got = list(_double_dummy(value).items())
+    except Exception:
+        got = None
+    assert got == want
+
+
+def test_parse_feeds_larks_parser_as_lark_parse() -> None:
+    lalr, scanner = pbn._parser()
+    tokens = _tokens(GAME + '{c}\n[ScoreTable "Rank"]\n1\n')
+    fast = scanner.parse(tokens)
+    slow = lalr.parse(tokens)
+    assert [(s.kind, s.tags, s.elements, s.rows) for s in fast] == [(s.kind, s.tags, s.elements, s.rows) for s in slow]
+
+
+def test_plain_play_reads_as_the_general_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = pbn.parse_pbn_text(GAME)[0]
+    monkeypatch.setattr(pbn, "_UPPER_CARDS", {})  # no line is plain: the general loop reads every card
+    slow = pbn.parse_pbn_text(GAME)[0]
+    assert fast.play == slow.play
+    assert fast.play is not None and len(fast.play.cards) == 52
+
+
+def test_plain_auction_keeps_the_dealer_check() -> None:
+    b = pbn.parse_pbn_text(GAME.replace('[Auction "N"]', '[Auction "E"]'))[0]
+    assert "T106" in [d.code for d in b.diagnostics]
+    assert b.auction is not None and str(b.auction.calls[0]) == "1H"
