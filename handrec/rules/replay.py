@@ -128,6 +128,10 @@ def _valid_contract(c: object) -> bool:
     )
 
 
+#: A vulnerability as PBN writes it (PBN 2.1 §3.4.10): "All" where handrec's tables say "Both".
+_PBN_VUL = {v: ("All" if v is Vulnerability.BOTH else str(v)) for v in Vulnerability}
+
+
 def _valid_tricks(n: object) -> bool:
     return type(n) is int and 0 <= n <= 13  # type: ignore[operator]
 
@@ -203,7 +207,13 @@ def replay(board: Board) -> Replay:
         if dealer is not None and dealer != exp_dealer:
             sink.tag("T103", "Dealer", value=str(dealer), board=number, expected=str(exp_dealer))
         if vul is not None and vul != exp_vul:
-            sink.tag("T104", "Vulnerable", value=str(vul), board=number, expected=str(exp_vul))
+            # in the file's words: PBN spells Both "All" (PBN 2.1 §3.4.10), LIN "b"
+            pbn = board.origin.format == "pbn"
+            written = (board.tag("Vulnerable") or "").strip() if pbn else ""
+            value = written or (_PBN_VUL[vul] if pbn else str(vul))
+            sink.tag(
+                "T104", "Vulnerable", value=value, board=number, expected=_PBN_VUL[exp_vul] if pbn else str(exp_vul)
+            )
         if vul is None:
             vul = exp_vul
 

@@ -317,6 +317,22 @@ def test_vulnerable_vs_board_number_T104() -> None:
     assert r.score_ns == 2220  # the tag wins over the cycle
 
 
+def test_T104_speaks_the_files_words() -> None:
+    """PBN writes All (PBN 2.1 §3.4.10) where handrec's tables say Both; LIN's sv|b| is Both."""
+    import io
+
+    from handrec.reader import read
+
+    (b,) = read(io.StringIO('[Board "1"]\n[Vulnerable "All"]\n'))
+    assert [d.message for d in replay(b).diagnostics] == ["Vulnerable All but board 1 is None"]
+    (b,) = read(io.StringIO('[Board "5"]\n[Vulnerable "none"]\n'))
+    assert [d.message for d in replay(b).diagnostics] == ["Vulnerable none but board 5 is NS"]
+    (b,) = read(io.StringIO('[Board "2"]\n[Vulnerable "None"]\n[Dealer "E"]\n'))
+    assert [d.message for d in replay(b).diagnostics] == ["Vulnerable None but board 2 is NS"]
+    (b,) = read(io.StringIO("ah|Board 3|sv|b|\n"), format="lin")
+    assert [d.message for d in replay(b).diagnostics] == ["Vulnerable Both but board 3 is EW"]
+
+
 def test_vulnerability_from_board_number() -> None:
     r = replay(make_board(number=17, vulnerable=None))
     assert r.diagnostics == () and r.score_ns == 1520
