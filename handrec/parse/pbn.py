@@ -1858,8 +1858,8 @@ def _export_check(
                     if piece not in ("*", "+") and piece[0] not in "=$^":
                         per_line[sp.line] = per_line.get(sp.line, 0) + 1
                     continue
-                if reported:
-                    continue
+                if reported or (piece not in _STANDARD_CALLS and piece.upper() in _CALLS):
+                    continue  # (a call in a spelling the standard does not know is T105 already)
                 reported = True
                 if piece == "-":
                     add(sp, "'-' before the dealer's call (the auction starts with the dealer)")

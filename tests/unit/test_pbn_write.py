@@ -369,6 +369,19 @@ def test_export_format_violations() -> None:
     assert "tab" in fd[0].message and "separator" in fd[1].message and "256 characters" in fd[2].message
 
 
+def test_export_call_spelling_reported_once() -> None:
+    """``PASS`` is no spelling of the standard (T105): not a second time as F020; ``pass``
+    is standard PBN but not as export writes it (F020 alone)."""
+    head = '% EXPORT\n[Board "1"]\n[Dealer "N"]\n[Auction "N"]\n'
+    for calls, expected in (
+        ("PASS Pass Pass Pass", [("T105", 5, 1)]),
+        ("pass Pass Pass Pass", [("F020", 5, 1)]),
+    ):
+        (b,) = parse_pbn((head + calls + "\n").split("\n"), "x.pbn", [])
+        got = [(d.code, d.line, d.column) for d in b.diagnostics if d.code in ("F020", "T105") and d.line == 5]
+        assert got == expected, calls
+
+
 # --- the export command ---------------------------------------------------------------------------
 
 
