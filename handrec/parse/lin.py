@@ -62,7 +62,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from typing import Any
@@ -95,6 +95,7 @@ from handrec.model import (
     Vulnerability,
     trick_winner,
 )
+from handrec.parse._lark import feeder
 
 __all__ = ["parse_lin", "parse_lin_text", "rs_text"]
 
@@ -162,7 +163,7 @@ def _scanner() -> _Scanner:
 
 
 @functools.cache
-def _parser() -> Lark:
+def _lalr() -> Lark:
     """The LALR instance: ``.parse(tokens_of_one_record)`` returns a ``_Parts``."""
     return Lark(
         grammar_text("lin"),
@@ -171,6 +172,14 @@ def _parser() -> Lark:
         transformer=_LinTransformer(),
         start="record",
     )
+
+
+@functools.cache
+def _parser() -> Callable[[list[Token]], Any]:
+    """``parse(tokens_of_one_record)`` giving a ``_Parts``: :func:`_lalr`'s parse, with
+    Lark's parser fed the tokens directly (:func:`handrec.parse._lark.feeder`) when it can be."""
+    lalr = _lalr()
+    return feeder(lalr) or lalr.parse
 
 
 # ---------------------------------------------------------------------------
@@ -1357,7 +1366,7 @@ def _parse_tokens(tokens: list[Token], first_line: int) -> _Parts:
         for t in tokens:
             t.line -= shift
     try:
-        p: _Parts = _parser().parse(tokens)  # type: ignore[arg-type,assignment]
+        p: _Parts = _parser()(tokens)
     except UnexpectedInput as e:  # pragma: no cover - the grammar accepts every token sequence
         p = _Parts()
         p.problems.append(("F003", Span(getattr(e, "line", 1), getattr(e, "column", 0)), {"detail": str(e)}))

@@ -1,0 +1,83 @@
+"""Running a Lark LALR parser on a prepared token list, without its front end.
+
+Both readers frame a file into records (PBN games, LIN deals) and lex each
+record themselves (:mod:`handrec.parse.pbn`, :mod:`handrec.parse.lin`), so a
+parse is a short token list handed to Lark's LALR parser with the grammar's
+Transformer callbacks.  :meth:`lark.Lark.parse` pays a front end for every
+call (a lexer thread, start-rule checks) and Lark's parse table holds rule
+objects that are equal to the callbacks' keys but not the same objects, so
+every reduce step compares rules and tokens with Python-level ``__eq__``.
+:func:`feeder` builds the same parse with that cost removed: Lark's own
+``ParserState`` fed the tokens and the end token, as ``parse_from_state``
+does, over a copy of the parse table whose keys are plain.  Lark still does
+the parse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lark import Lark, Token
+
+__all__ = ["feeder"]
+
+
+class _RuleRef:
+    """What Lark's ``ParserState.feed_token`` reads of a grammar rule it reduces: its
+    ``origin.name`` (a plain str) and the length of its ``expansion``."""
+
+    __slots__ = ("origin", "expansion", "name")
+
+    def __init__(self, name: str, size: int) -> None:
+        self.origin = self  # feed_token reads rule.origin.name
+        self.name = name
+        self.expansion = (None,) * size
+
+
+def feeder(lalr: Lark) -> Callable[[list[Token]], Any] | None:
+    """A function ``parse(tokens)`` giving what ``lalr.parse(tokens)`` gives for a Lark
+    built with ``parser="lalr"``, a pass-through lexer and the Transformer in the
+    constructor (no tree), at a fraction of the cost per call.
+
+    Each rule of the parse table becomes one :class:`_RuleRef` (compared by identity)
+    and each name a plain str.  None when Lark's internals are not as expected, or the
+    grammar has token callbacks (the caller then uses ``lalr.parse``).
+    """
+    try:
+        from lark.parsers.lalr_analysis import Shift
+        from lark.parsers.lalr_parser_state import ParseConf, ParserState
+
+        inner = lalr.parser.parser.parser  # type: ignore[attr-defined]
+        table = inner.parse_table
+        callbacks = inner.callbacks
+        refs: dict[Any, _RuleRef] = {}  # Rule (by equality) -> its _RuleRef
+        plain_callbacks: dict[Any, Any] = {}
+        states: dict[Any, dict[str, tuple[Any, Any]]] = {}
+        for state, actions in table.states.items():
+            row = states[state] = {}
+            for name, (action, arg) in actions.items():
+                if action is not Shift:
+                    ref = refs.get(arg)
+                    if ref is None:
+                        ref = refs[arg] = _RuleRef(str(arg.origin.name), len(arg.expansion))
+                        plain_callbacks[ref] = callbacks[arg]
+                    arg = ref
+                row[str(name)] = (action, arg)
+        if any(isinstance(k, str) for k in callbacks):  # token callbacks: not in these grammars
+            return None
+        (start,) = lalr.options.start
+        conf = ParseConf(table, plain_callbacks, start)
+        conf.states = states
+    except Exception:  # pragma: no cover - another Lark version
+        return None
+
+    def parse(tokens: list[Token]) -> Any:
+        feed = ParserState(conf, None).feed_token  # type: ignore[arg-type]
+        tok = None
+        for tok in tokens:
+            feed(tok)
+        end = Token.new_borrow_pos("$END", "", tok) if tok is not None else Token("$END", "", 0, 1, 1)
+        return feed(end, True)
+
+    return parse
