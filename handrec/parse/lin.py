@@ -598,18 +598,17 @@ def _plain_moves(p: _Parts, text: str, line: int, col: int) -> bool:
     if not all(known):
         return False
     starts = list(accumulate(map(len, parts[:-1]), initial=0))  # the start of each part, less its pipes
-    get, key0 = _SPANS.get, line * _WIDE + col
-
-    def span(i: int) -> Span:
-        at = starts[2 * i] + 2 * i  # the 2i pipes before pair i
-        return get(key0 + at) or _span_at(line, col + at)
-
+    get, key0, span_at = _SPANS.get, line * _WIDE + col, _span_at
+    # pair i starts at starts[2i] plus the 2i pipes before it
     if pc:
         p.cards.extend(new_cards)
-        p.card_spans.extend(map(span, pc))
+        ats = [starts[2 * i] + 2 * i for i in pc]
+        p.card_spans.extend([get(key0 + at) or span_at(line, col + at) for at in ats])
     if mb:
         make_call = _make_call
-        p.calls.extend(make_call(k[0], k[1], k[2], k[3], None, span(i)) for k, i in zip(known, mb))
+        ats = [starts[2 * i] + 2 * i for i in mb]
+        spans = [get(key0 + at) or span_at(line, col + at) for at in ats]
+        p.calls.extend([make_call(k[0], k[1], k[2], k[3], None, sp) for k, sp in zip(known, spans)])
     if pc or mb:
         p.last_call = len(p.calls) - 1 if mb and (not pc or mb[-1] > pc[-1]) else -1
         p.claim_last = False
