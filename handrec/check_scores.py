@@ -102,7 +102,7 @@ from handrec.events import (
     table_entries,
     travellers,
 )
-from handrec.model import Board, Seat, Side, Span
+from handrec.model import Board, Seat, Side, Span, sided_parts
 from handrec.rules.replay import Replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.events import MAX_MULTIPLICITY, Scale, artificial_mp, matchpoints, top
@@ -143,17 +143,6 @@ _NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
 _RUB = r"\d+\s*/\s*\d+"
 
 
-def _claim_re(value: str) -> re.Pattern[str]:
-    return re.compile(
-        rf"\s*(?:(NS|EW)\s+)?({value})(?:\s+(NS|EW)\s+({value}))?\s*",
-        re.IGNORECASE,
-    )
-
-
-_NUM_CLAIM = _claim_re(_NUM)
-_RUB_CLAIM = _claim_re(_RUB)
-
-
 @dataclass(frozen=True, slots=True)
 class _Part:
     side: str | None  # "NS", "EW", or None (declarer's side)
@@ -177,22 +166,16 @@ def parse_claim(tag: str, value: str) -> tuple[_Part, ...] | None:
     [('EW', 300, 40), ('NS', 50, 70)]
     """
     rubber = tag == "ScoreRubber"
-    m = (_RUB_CLAIM if rubber else _NUM_CLAIM).fullmatch(value)
-    if m is None:
-        return None
-    s1, v1, s2, v2 = m.groups()
-    if s2 is not None and (s1 is None or s1.upper() == s2.upper()):
+    parts = sided_parts(value, _RUB if rubber else _NUM, any_case=True)
+    if parts is None:
         return None
     out = []
-    for side, v in ((s1, v1), (s2, v2)):
-        if v is None:
-            continue
-        side_u = None if side is None else side.upper()
+    for side, v in parts:
         if rubber:
             a, b = (int(x) for x in v.split("/"))
-            out.append(_Part(side_u, Fraction(a), 0, b))
+            out.append(_Part(side, Fraction(a), 0, b))
         else:
-            out.append(_Part(side_u, Fraction(v.strip()), _decimals(v)))
+            out.append(_Part(side, Fraction(v.strip()), _decimals(v)))
     return tuple(out)
 
 

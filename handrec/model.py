@@ -11,6 +11,8 @@ C < D < H < S < NT (Law 18); ranks run 2..14 (A = 14).
 from __future__ import annotations
 
 import enum
+import functools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -134,6 +136,36 @@ class Side(enum.IntEnum):
     @property
     def seats(self) -> tuple[Seat, Seat]:
         return (Seat.NORTH, Seat.SOUTH) if self is Side.NS else (Seat.EAST, Seat.WEST)
+
+
+@functools.cache
+def _sided_re(number: str, any_case: bool) -> re.Pattern[str]:
+    return re.compile(rf"\s*(?:(NS|EW)\s+)?({number})(?:\s+(NS|EW)\s+({number}))?\s*", re.I if any_case else 0)
+
+
+def sided_parts(value: str, number: str, *, any_case: bool = False) -> tuple[tuple[str | None, str], ...] | None:
+    r"""Split a value in the five forms of the Score tags (PBN 2.1 §4.2.1): ``<n>`` (for
+    declarer's side), ``NS <n>``, ``EW <n>``, ``NS <n> EW <n>``, ``EW <n> NS <n>``.
+
+    ``number`` is the regex of one ``<n>`` (without groups); ``any_case`` also reads
+    ``ns``/``ew``.  :returns: the ``(side, text)`` parts in order, side ``"NS"``, ``"EW"``
+    or None (declarer's side), text as written; None when ``value`` is in none of the
+    forms (also for the same side twice).  Each reader of these tags converts the texts.
+
+    >>> sided_parts(" NS 620 EW -620 ", r"[+-]?\d+"), sided_parts("ew 3", r"\d+", any_case=True)
+    ((('NS', '620'), ('EW', '-620')), (('EW', '3'),))
+    >>> sided_parts("NS 1 NS 2", r"\d+"), sided_parts("ns 1", r"\d+")
+    (None, None)
+    """
+    m = _sided_re(number, any_case).fullmatch(value)
+    if m is None:
+        return None
+    s1, v1, s2, v2 = m.groups()
+    if s2 is None:
+        return ((None if s1 is None else s1.upper(), v1),)
+    if s1 is None or s1.upper() == s2.upper():
+        return None
+    return ((s1.upper(), v1), (s2.upper(), v2))
 
 
 class Suit(enum.IntEnum):

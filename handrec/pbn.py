@@ -96,6 +96,7 @@ from handrec.model import (
     Table,
     Tag,
     Vulnerability,
+    sided_parts,
     trick_winner,
 )
 from handrec.scoring.events import MAX_MULTIPLICITY
@@ -293,16 +294,12 @@ def _number(text: str) -> int | float:
 def _sided(number: str, convert: Callable[[str], Any], expected: str) -> Callable[[str], Any]:
     """A parser of the five forms of the Score tags (PBN 2.1 §4.2.1): ``<n>`` (declarer's),
     ``NS <n>``, ``EW <n>``, ``NS <n> EW <n>``, ``EW <n> NS <n>``."""
-    rx = re.compile(rf"(?:(NS|EW)\s+)?({number})(?:\s+(NS|EW)\s+({number}))?")
 
     def parse(v: str) -> tuple[tuple[Side | None, Any], ...]:
-        m = rx.fullmatch(v.strip())
-        if m is None or (m.group(3) is not None and (m.group(1) is None or m.group(1) == m.group(3))):
+        parts = sided_parts(v, number)  # NS and EW in upper case, as the standard writes them
+        if parts is None:
             raise _bad(expected)
-        out: tuple[tuple[Side | None, Any], ...] = ((_SIDE_WORDS.get(m.group(1) or ""), convert(m.group(2))),)
-        if m.group(3) is not None:
-            out += ((_SIDE_WORDS[m.group(3)], convert(m.group(4))),)
-        return out
+        return tuple((None if side is None else _SIDE_WORDS[side], convert(text)) for side, text in parts)
 
     return parse
 

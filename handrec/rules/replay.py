@@ -14,11 +14,10 @@ file's tags claim.  It never raises, whatever the board holds.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from handrec.diagnostics import Diagnostic, make
-from handrec.model import Auction, Board, Contract, Doubling, Play, Seat, Span, Strain, Vulnerability
+from handrec.model import Auction, Board, Contract, Doubling, Play, Seat, Span, Strain, Vulnerability, sided_parts
 from handrec.rules.auction import AuctionReplay, replay_auction
 from handrec.rules.board import Fault, check_deal, dealer_for_board, vulnerability_for_board
 from handrec.rules.play import PlayReplay, Trick, replay_play
@@ -87,7 +86,7 @@ def _score(contract: Contract, vul: Vulnerability, result: int) -> int:
     return _score_ns(contract, vul, result)
 
 
-_SCORE_RE = re.compile(r"\s*(?:(NS|EW)\s+)?([+-]?\d{1,6})(?:\s+(NS|EW)\s+([+-]?\d{1,6}))?\s*", re.IGNORECASE)
+_SCORE_NUMBER = r"[+-]?\d{1,6}"  # one score in a Score tag (at most 7,600 in bridge; 6 digits read)
 
 
 def parse_score_tag(value: str) -> tuple[tuple[str | None, int], ...] | None:
@@ -102,15 +101,8 @@ def parse_score_tag(value: str) -> tuple[tuple[str | None, int], ...] | None:
     >>> parse_score_tag("NS +550"), parse_score_tag("-300"), parse_score_tag("NS 1 NS 2")
     ((('NS', 550),), ((None, -300),), None)
     """
-    m = _SCORE_RE.fullmatch(value)
-    if m is None:
-        return None
-    side1, v1, side2, v2 = m.groups()
-    if side2 is not None:
-        if side1 is None or side1.upper() == side2.upper():
-            return None
-        return ((side1.upper(), int(v1)), (side2.upper(), int(v2)))
-    return ((None if side1 is None else side1.upper(), int(v1)),)
+    parts = sided_parts(value, _SCORE_NUMBER, any_case=True)
+    return None if parts is None else tuple((side, int(v)) for side, v in parts)
 
 
 def _valid_contract(c: object) -> bool:
