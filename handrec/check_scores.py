@@ -277,21 +277,24 @@ def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
 
 def _pairs_twice(trs: Sequence[Traveller]) -> list[Diagnostic]:
     """S612 for each game of a traveller whose N-S (or E-W) pair already sat N-S (E-W) at an
-    earlier table of the board (Law 15A).  Pairs are compared within a direction only: in a
-    Mitchell movement N-S pair 1 and E-W pair 1 are two pairs."""
+    earlier table of the board (Law 15A).  Pairs are compared within a direction and a
+    Section only: in a Mitchell movement N-S pair 1 and E-W pair 1 are two pairs, and each
+    section numbers its own.  A side known only by one name in both seats (robots, whose
+    name is the same at every table) is not compared."""
     out: list[Diagnostic] = []
     for t in trs:
         if t.played < 2:
             continue
-        seen: dict[tuple[str, str], GameRecord] = {}
+        seen: dict[tuple[str, str, str], GameRecord] = {}
         for e in t.entries:
             r = e.record
             if r is None:
                 continue
-            for direction, pair in (("N-S", e.ns), ("E-W", e.ew)):
-                if pair is None:
+            section = r.match[0] if r.match else ""
+            for direction, pair, one_name in (("N-S", e.ns, r.one_name[0]), ("E-W", e.ew, r.one_name[1])):
+                if pair is None or one_name:
                     continue
-                first = seen.setdefault((direction, pair), r)
+                first = seen.setdefault((section, direction, pair), r)
                 if first is not r:
                     board = t.board or "?"
                     out.append(

@@ -270,7 +270,9 @@ class GameRecord:
     * ``room``: ``"Open"`` / ``"Closed"`` (Room tag, PBN 2.1 §4.1.7) or
       ``None``; ``match``: the teams match (Section, Stage, Round,
       HomeTeam, VisitTeam); ``home`` / ``visit``: the team names.
-    * ``ns`` / ``ew``: pair identities (:func:`pair_label`).
+    * ``ns`` / ``ew``: pair identities (:func:`pair_label`); ``one_name``: for (N-S,
+      E-W), the identity is one player name written in both seats (no PairNS/PairEW
+      tag): a robot's name at every table, or a pair id.
     * ``contract`` (with its declarer), ``tricks`` (taken by declarer),
       ``score_ns`` (points for North-South): as the replay resolved them.
     * ``dealer``, ``vulnerable``: the board's (the Vulnerable tag, else the
@@ -292,6 +294,7 @@ class GameRecord:
     visit: str | None = None
     ns: str | None = None
     ew: str | None = None
+    one_name: tuple[bool, bool] = (False, False)
     contract: Contract | None = None
     tricks: int | None = None
     score_ns: int | None = None
@@ -451,6 +454,10 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         visit=visit,
         ns=_clean(tag("PairNS")) or pair_label(tag("North"), tag("South")),
         ew=_clean(tag("PairEW")) or pair_label(tag("East"), tag("West")),
+        one_name=(
+            _clean(tag("PairNS")) is None and _one_name(tag("North"), tag("South")),
+            _clean(tag("PairEW")) is None and _one_name(tag("East"), tag("West")),
+        ),
         contract=contract if contract is not None and not contract.is_end_position else None,
         tricks=r.result,
         score_ns=r.score_ns,
@@ -461,6 +468,12 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         claims=tuple(claims),
         tables=tuple(views),
     )
+
+
+def _one_name(first: str | None, second: str | None) -> bool:
+    """Both players of a side have the same name (a robot at every table, or a pair id)."""
+    a, b = _clean(first), _clean(second)
+    return a is not None and a == b
 
 
 def records(boards: Iterable[Board]) -> Iterator[GameRecord]:
@@ -971,8 +984,10 @@ def score_pairs(
     (Neuberg's formula for the others; default on), else each board on its
     own top.  Rankings: by session percentage (100 * matchpoints / tops of
     the boards played, bridge-rules.md §8.3) for matchpoints, by total IMPs
-    otherwise.  N-S and E-W are ranked separately when no pair played in
-    both directions (a Mitchell movement), else together.  Entries with a
+    otherwise.  N-S and E-W are ranked together when a pair id sits N-S on
+    some boards and E-W on others and no board has one id in both directions
+    (a Howell movement); else separately (a Mitchell movement, where N-S 1
+    and E-W 1 are two pairs).  Entries with a
     Multiplicity above 1 or without pairs are not ranked.
 
     Returns (scored travellers, rankings, notes).
@@ -1005,7 +1020,10 @@ def score_pairs(
     boards: dict[tuple[str, str], int] = {}
     ns_pairs: set[str] = set()
     ew_pairs: set[str] = set()
+    both_ways = False  # a board has one id both N-S and E-W: two pairs (a Mitchell), not one
     for s in scored:
+        ids = [(se.entry.ns, se.entry.ew) for se in s.entries]
+        both_ways = both_ways or bool({ns for ns, _ in ids if ns} & {ew for _, ew in ids if ew})
         for se in s.entries:
             e = se.entry
             if e.multiplicity != 1 or se.ns is None or se.ew is None:
@@ -1020,7 +1038,7 @@ def score_pairs(
                 boards[k] = boards.get(k, 0) + 1
     is_mp = method in (Method.MP, Method.MP2)
     rankings: list[Ranking] = []
-    if ns_pairs & ew_pairs:  # pairs changed direction: one field
+    if ns_pairs & ew_pairs and not both_ways:  # pairs changed direction (a Howell): one field
         t2: dict[str, Fraction] = {}
         p2: dict[str, Fraction] = {}
         b2: dict[str, int] = {}
@@ -1636,7 +1654,9 @@ def render(events: Sequence[EventScore], fmt: str = "text", table: str = "travel
     result, per deal of a session or per teams board, or ``"rankings"``, a row per pair
     or team of each ranking) or ``json`` (``{"method", "events": [{"event", "method",
     "travellers", "rankings", "notes"}]}``; numbers rounded to 2 decimals; the top-level
-    ``method`` is the first event's).
+    ``method`` is the events' method, ``"mixed"`` when they differ).  The travellers CSV
+    has a ``method`` column; events scored by different methods give the union of their
+    columns (a row leaves the others empty).
 
     :raises ValueError: for another ``fmt`` or ``table``.
     """
@@ -1707,40 +1727,33 @@ def _render_csv(events: Sequence[EventScore], table: str) -> str:
     if table == "rankings":
         _csv_rankings(events, w)
         return buf.getvalue()
-    # travellers (or teams boards, or session deals)
-    header_done = False
+    # travellers (or teams boards, or session deals): one table; events scored by different
+    # methods have different columns, so the header is the union of them, in order of first
+    # appearance, and a row leaves the others empty; the method column says which it is
+    rows: list[dict[str, object]] = []
     for ev in events:
-        if ev.method.is_session:
-            headers, rows, _ = _session_table(ev)
-            keys = ["event", *headers]
-            recs = [[ev.name, *r] for r in rows]
-        elif ev.method is Method.IMP:
-            headers, rows, _ = _teams_table(ev)
-            keys = ["event", *headers]
-            recs = [[ev.name, *r] for r in rows]
+        if ev.method.is_session or ev.method is Method.IMP:
+            headers, cells, _ = _session_table(ev) if ev.method.is_session else _teams_table(ev)
+            names = [h.lower().replace(" ", "_") for h in headers]
+            rows += [{"event": ev.name, "method": str(ev.method), **dict(zip(names, r))} for r in cells]
         else:
-            keys, recs = [], []
-            for s in ev.travellers:
-                _, _, jrows = _traveller_table(s, ev.method)
-                for j in jrows:
-                    row = {"event": ev.name, "board": s.traveller.board, "top": s.top}
-                    row.update(j)
-                    if not keys:
-                        keys = list(row)
-                    recs.append([_csv_value(row.get(k), k) for k in keys])
-        if recs and not header_done:
-            w.writerow([k.lower().replace(" ", "_") for k in keys])
-            header_done = True
-        w.writerows(recs)
-    if not header_done and events:  # no rows: still a header (a pairs traveller's first columns)
-        ev = events[0]
-        if ev.method.is_session:
-            keys = ["event", *_session_table(ev)[0]]
-        elif ev.method is Method.IMP:
-            keys = ["event", *_teams_table(ev)[0]]
-        else:
-            keys = ["event", "board", "top"]
-        w.writerow([k.lower().replace(" ", "_") for k in keys])
+            for sc in ev.travellers:
+                for j in _traveller_table(sc, ev.method)[2]:
+                    row: dict[str, object] = {"event": ev.name, "method": str(ev.method)}
+                    row.update(board=sc.traveller.board, top=sc.top)
+                    row.update((k.lower().replace(" ", "_"), _csv_value(v, k)) for k, v in j.items())
+                    rows.append(row)
+    keys: dict[str, None] = {"event": None, "method": None}
+    if not rows and events and (events[0].method.is_session or events[0].method is Method.IMP):
+        ev = events[0]  # no rows: still the header of the event's table
+        headers = (_session_table(ev) if ev.method.is_session else _teams_table(ev))[0]
+        keys.update((h.lower().replace(" ", "_"), None) for h in headers)
+    elif not rows:
+        keys.update(board=None, top=None)
+    for row in rows:
+        keys.update(dict.fromkeys(row))
+    w.writerow(list(keys))
+    w.writerows([["" if row.get(k) is None else row.get(k) for k in keys] for row in rows])
     return buf.getvalue()
 
 
@@ -1780,7 +1793,9 @@ def _json_row(row: dict[str, object]) -> dict[str, object]:
 
 
 def _render_json(events: Sequence[EventScore]) -> str:
-    doc: dict[str, object] = {"method": str(events[0].method) if events else None, "events": []}
+    methods = {str(ev.method) for ev in events}
+    method = methods.pop() if len(methods) == 1 else ("mixed" if methods else None)
+    doc: dict[str, object] = {"method": method, "events": []}
     evs: list[dict[str, object]] = []
     for ev in events:
         e: dict[str, object] = {"event": ev.name, "method": str(ev.method)}

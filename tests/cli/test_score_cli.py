@@ -269,3 +269,60 @@ def test_validate_flags_a_pair_playing_a_board_twice(tmp_path: Path) -> None:
 def test_validate_no_s612_for_distinct_pairs(club: Path) -> None:
     r = run("validate", club, "--format", "json")
     assert not [d for d in json.loads(r.stdout)["diagnostics"] if d["code"] == "S612"]
+
+
+def _mitchell(section: str | None = None) -> str:
+    """Two boards at three tables, PairNS 1-3 and PairEW 1-3 (E-W pairs move up a table)."""
+    out = []
+    for board in (1, 2):
+        for table, result in ((1, 10), (2, 9), (3, 11)):
+            g = game(board, table, "4S", "N", result).replace(
+                f'[PairEW "{table + 10}"]', f'[PairEW "{(table + board - 2) % 3 + 1}"]'
+            )
+            out.append(g + (f'[Section "{section}"]\n' if section else ""))
+    return "\n".join(out)
+
+
+def test_mitchell_numbers_rank_two_fields(tmp_path: Path) -> None:
+    """N-S 1 and E-W 1 of a Mitchell sit at one table of the same board: two pairs, two rankings."""
+    f = tmp_path / "mitchell.pbn"
+    f.write_text(_mitchell())
+    doc = json.loads(run("score", f, "-f", "json").stdout)
+    rankings = {r["ranking"]: [(x["name"], x["boards"]) for x in r["rows"]] for r in doc["events"][0]["rankings"]}
+    assert sorted(rankings) == ["EW", "NS"]
+    assert sorted(rankings["NS"]) == [("1", 2), ("2", 2), ("3", 2)]
+    assert not [d for d in json.loads(run("validate", f, "-f", "json").stdout)["diagnostics"] if d["code"] == "S612"]
+
+
+def test_s612_within_a_section_and_not_for_robots(tmp_path: Path) -> None:
+    """Sections A and B each number their pairs 1-3: no S612.  A robot named at every table
+    (both seats of a side the same name) is not a pair playing the board twice."""
+    f = tmp_path / "sections.pbn"
+    f.write_text(_mitchell("A") + "\n" + _mitchell("B"))
+    assert not [d for d in json.loads(run("validate", f, "-f", "json").stdout)["diagnostics"] if d["code"] == "S612"]
+    robots = tmp_path / "robots.pbn"
+    robots.write_text(
+        "\n".join(
+            game(1, 0, "4S", "N", 10 + k).replace('[PairNS "0"]\n[PairEW "10"]\n', "")
+            + f'[North "Ann{k}"]\n[South "GIB"]\n[East "GIB"]\n[West "GIB"]\n'
+            for k in range(3)
+        )
+    )
+    assert not [
+        d for d in json.loads(run("validate", robots, "-f", "json").stdout)["diagnostics"] if d["code"] == "S612"
+    ]
+
+
+def test_csv_of_events_scored_differently_is_one_table(tmp_path: Path) -> None:
+    """A matchpoint event and a Butler event: one header (the union of their columns, with
+    a method column), every row as long as the header."""
+    (tmp_path / "mp.pbn").write_text(CLUB)
+    (tmp_path / "imp.pbn").write_text(CLUB.replace('[Event "Club"]', '[Event "Imps"]\n[Scoring "IMP"]'))
+    r = run("score", tmp_path / "mp.pbn", tmp_path / "imp.pbn", "-f", "csv")
+    rows = list(csv.reader(io.StringIO(r.stdout)))
+    assert rows[0][:4] == ["event", "method", "board", "top"] and {"mp_ns", "imp_ns"} <= set(rows[0])
+    assert {len(x) for x in rows} == {len(rows[0])}
+    recs = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert {(x["event"], x["method"]) for x in recs} == {("Club", "mp"), ("Imps", "butler")}
+    assert all(x["imp_ns"] == "" for x in recs if x["method"] == "mp")
+    assert json.loads(run("score", tmp_path / "mp.pbn", tmp_path / "imp.pbn", "-f", "json").stdout)["method"] == "mixed"

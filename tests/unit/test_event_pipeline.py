@@ -566,7 +566,7 @@ def test_render_formats() -> None:
         "NS  EW  Contract  By  Tricks  Score NS  MP NS  MP EW    % NS    % EW",
     ]
     head = render(evs, "csv")
-    assert head.splitlines()[0].startswith("event,board,top,room,ns,ew,contract")
+    assert head.splitlines()[0].startswith("event,method,board,top,room,ns,ew,contract")
     assert len(head.splitlines()) == 1 + 7 and "\n\n" not in head  # one table: header and the 7 results
     rankings = render(evs, "csv", table="rankings")
     assert rankings.splitlines()[0] == "event,ranking,rank,name,boards,total,top,pct,against"
