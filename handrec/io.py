@@ -72,6 +72,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
@@ -251,9 +252,10 @@ def decode_lines(
     character boundary) and gets an F013 error at the column where it was
     cut; the line numbers of the lines after it do not change.
 
-    An item that is valid UTF-8 as a whole, holds no lone CR and is no
-    longer than ``max_line_bytes`` (so none of its lines is) is decoded and
-    split in one go; any other item is read line by line as above.
+    An item that is valid UTF-8 as a whole, holds no lone CR (but for a
+    last CR, maybe the first half of a CR LF) and is no longer than
+    ``max_line_bytes`` (so none of its lines is) is decoded and split in one
+    go; any other item is read line by line as above.
 
     >>> diags = []
     >>> list(decode_lines([b'[Event "abcdefgh"]\\n', b"x"], "f.pbn", diags, max_line_bytes=10))
@@ -263,66 +265,124 @@ def decode_lines(
     >>> list(decode_lines([b"a\\r\\nb\\nc\\r", b"\\nd\\re"], "f.pbn", []))
     ['a', 'b', 'c', 'd', 'e']
     """
+    return chain.from_iterable(map(_item_lines, _decode_items(stream, path, diagnostics, max_line_bytes)))
+
+
+def _item_lines(item: str | Iterator[str]) -> Iterable[str]:
+    """The lines of one :func:`_decode_items` item."""
+    return item.split("\n") if type(item) is str else item
+
+
+def _decode_items(
+    stream: Iterable[bytes], path: str, diagnostics: list[Diagnostic], max_line_bytes: int | None = None
+) -> Iterator[str | Iterator[str]]:
+    """:func:`decode_lines` item by item of ``stream``: for an item decoded in one go, its
+    text (its lines joined by ``\\n``: ``text.split("\\n")`` are the lines); for any
+    other item, an iterator of its lines, which decodes them (and reports F002, F013) as
+    they are taken.  Each item's lines must all be taken before the next item is asked for.
+
+    >>> [x if type(x) is str else list(x) for x in _decode_items([b"a\\r\\nb\\n", b"c\\rd"], "f", [])]
+    ['a\\nb', ['c', 'd']]
+    """
+    # state shared with the line-by-line reader of an item: [lineno, warned, pending_cr]
+    st = [0, False, False]
     first = True
-    warned = False
-    lineno = 0
-    pending_cr = False
     for item in stream:
         if first:
             first = False
             if item.startswith(b"\xef\xbb\xbf"):
                 item = item[3:]
-        if pending_cr and item.startswith(b"\n"):
+        if st[2] and item.startswith(b"\n"):
             item = item[1:]
             if not item:
-                pending_cr = False
+                st[2] = False
                 continue
-        pending_cr = False
+        st[2] = False
         # fast path: the whole item at once
         cr = item.count(b"\r")
-        if (max_line_bytes is None or len(item) <= max_line_bytes) and cr == item.count(b"\r\n"):
+        # a last CR may be the first half of a CR LF split between two items
+        split_crlf = cr and item[-1:] == b"\r" and cr - 1 == item.count(b"\r\n")
+        if (max_line_bytes is None or len(item) <= max_line_bytes) and (split_crlf or cr == item.count(b"\r\n")):
             try:
-                text = item.decode("utf-8")
+                text = (item[:-1] if split_crlf else item).decode("utf-8")
             except UnicodeDecodeError:
                 pass
             else:
+                st[2] = bool(split_crlf)
                 if cr:
                     text = text.replace("\r\n", "\n")
-                lines = text.split("\n")
-                if len(lines) > 1 and not lines[-1]:
-                    lines.pop()  # the item's last line end
-                lineno += len(lines)
-                yield from lines
-                continue
-        # line by line
-        for raw in io.BytesIO(item) if b"\n" in item[:-1] else (item,):
-            if raw.endswith(b"\n"):
-                raw = raw[:-1]
-                if raw.endswith(b"\r"):
-                    raw = raw[:-1]
-            elif raw.endswith(b"\r"):  # the item's last line, or a CR-only file
-                pending_cr = True
-                raw = raw[:-1]
-            parts = raw.split(b"\r") if b"\r" in raw else (raw,)
-            for part in parts:
-                lineno += 1
-                cut = max_line_bytes is not None and len(part) > max_line_bytes
-                if cut:
-                    part = _cut(part, max_line_bytes)  # type: ignore[arg-type]
-                try:
-                    text = part.decode("utf-8")
-                except UnicodeDecodeError:
-                    if not warned:
-                        warned = True
-                        diagnostics.append(
-                            make("F002", None, Span(lineno, 1), path=path, encoding="UTF-8", fallback="ISO-8859-1")
-                        )
-                    text = part.decode("latin-1")
-                if cut:
-                    diagnostics.append(
-                        make("F013", None, Span(lineno, len(text) + 1), path=path, line=lineno, limit=max_line_bytes)
-                    )
+                if text[-1:] == "\n" and not split_crlf:  # (a last CR, cut off, ended the last line)
+                    text = text[:-1]  # the item's last line end
+                st[0] += text.count("\n") + 1
                 yield text
+                continue
+        yield _item_by_line(item, path, diagnostics, max_line_bytes, st)
+
+
+def _item_by_line(
+    item: bytes, path: str, diagnostics: list[Diagnostic], max_line_bytes: int | None, st: list[Any]
+) -> Iterator[str]:
+    """The lines of one item of :func:`_decode_items`, read line by line (``st``: its state)."""
+    for raw in io.BytesIO(item) if b"\n" in item[:-1] else (item,):
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+        elif raw.endswith(b"\r"):  # the item's last line, or a CR-only file
+            st[2] = True
+            raw = raw[:-1]
+        parts = raw.split(b"\r") if b"\r" in raw else (raw,)
+        for part in parts:
+            st[0] += 1
+            lineno = st[0]
+            cut = max_line_bytes is not None and len(part) > max_line_bytes
+            if cut:
+                part = _cut(part, max_line_bytes)  # type: ignore[arg-type]
+            try:
+                text = part.decode("utf-8")
+            except UnicodeDecodeError:
+                if not st[1]:
+                    st[1] = True
+                    diagnostics.append(
+                        make("F002", None, Span(lineno, 1), path=path, encoding="UTF-8", fallback="ISO-8859-1")
+                    )
+                text = part.decode("latin-1")
+            if cut:
+                diagnostics.append(
+                    make("F013", None, Span(lineno, len(text) + 1), path=path, line=lineno, limit=max_line_bytes)
+                )
+            yield text
+
+
+class LineStream:
+    """An iterator of decoded lines (:meth:`Input.lines`) that also offers them block by
+    block: ``items`` gives the :func:`_decode_items` of the input (decoded blocks of whole
+    lines, for a reader that frames a whole block at once).  Read one or the other."""
+
+    __slots__ = ("items", "_lines")
+
+    def __init__(self, items: Iterator[str | Iterator[str]]) -> None:
+        self.items = items
+        self._lines: Iterator[str] | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        if self._lines is None:
+            self._lines = chain.from_iterable(map(_item_lines, self.items))
+        return self._lines
+
+    def __next__(self) -> str:
+        return next(iter(self))
+
+    @property
+    def started(self) -> bool:
+        """Whether the lines were asked for (``items`` may then be partly read)."""
+        return self._lines is not None
+
+    def close(self) -> None:
+        """Stop reading (closes the input's stream)."""
+        close = getattr(self.items, "close", None)
+        if close is not None:
+            close()
 
 
 def _cut(line: bytes, limit: int) -> bytes:
@@ -462,7 +522,7 @@ class Input:
             return _Stream(b"", f, (tf,))
         raise InputError(f"{self.path}: nothing to read")
 
-    def lines(self) -> Iterator[str]:
+    def lines(self) -> LineStream:
         """Stream the decoded lines (see :func:`decode_lines`); set ``sha256`` and ``nbytes`` at the end.
 
         Going over :attr:`Limits.member_bytes` (a compressed file or
@@ -472,7 +532,13 @@ class Input:
         is cut with an F013 error.
 
         :raises InputError: when the input cannot be opened or read.
+
+        The lines come as a :class:`LineStream`, which also gives them block by block.
         """
+        return LineStream(self._items())
+
+    def _items(self) -> Iterator[str | Iterator[str]]:
+        """The body of :meth:`lines`: the decoded text item by item (:func:`_decode_items`)."""
         self.sha256 = None
         try:
             stream = self.open()
@@ -484,7 +550,7 @@ class Input:
         line_limit = self.limits.max_line_bytes
         try:
             raw = _raw_lines(stream, limit, hasher, counter, line_limit)
-            yield from decode_lines(raw, self.path, self.diagnostics, line_limit)
+            yield from _decode_items(raw, self.path, self.diagnostics, line_limit)
         except SizeLimitError:
             what = "decompressed input" if self._limited else "file"
             self.diagnostics.append(
@@ -604,7 +670,7 @@ def _raw_lines(
         yield b"".join(pending)
 
 
-_LINE_END = re.compile(rb"[\r\n]")
+_LINE_END = re.compile(rb"\r\n?|\n")  # a CR LF is one line end (so a line read in two chunks ends whole)
 
 
 def _decompressor(kind: str, path: str | BinaryIO) -> _Readable:

@@ -6,14 +6,16 @@ Three stages (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
    are outside a ``{...}`` comment (PBN 2.1 §3; pbn.md §2.2, §18.3-4).  Escape lines (``%``
    in column 1 outside a brace comment, PBN 2.1 §2.4) belong to no game and never end one:
    inside a game they are blanked so that line numbers stay right.  A block with nothing
-   but comments is not a game.
+   but comments is not a game.  Lines from :meth:`handrec.io.Input.lines` are framed a
+   decoded block at a time (:func:`_frame_blocks`: games cut at empty lines in the text,
+   no line split) while the blocks hold nothing else to look at.
 2. **Parsing** (``grammars/pbn.lark``): one tree-less Lark LALR parser per process; the
    Transformer :class:`_PbnTransformer` is passed to the constructor.  The tokens come from
    :class:`_Scanner`, the grammar's terminals as one compiled regex (every parser state
    accepts every terminal, so this is what Lark's contextual lexer does, at a third of
    its cost).  Tokens are large (a run of tag pairs, a run of section lines, a comment)
    because Lark costs microseconds per token; callbacks split them and compute every
-   item's position.  The tokens go straight to Lark's LALR parser state (:func:`_feeder`),
+   item's position.  The tokens go straight to Lark's LALR parser state (:func:`handrec.parse._lark.feeder`),
    past ``Lark.parse``'s per-call front end.
 3. **Building** (:class:`_BoardBuilder`): ``#``/``##`` tag inheritance across the games of
    one file (PBN 2.1 §4.8), typed values (Board, Dealer, Vulnerable, Deal, Contract,
@@ -49,6 +51,7 @@ from lark.lexer import Lexer
 
 from handrec._resources import grammar_text
 from handrec.diagnostics import Diagnostic, make
+from handrec.io import LineStream
 from handrec.model import (
     ALL_CARDS,
     Auction,
@@ -73,6 +76,7 @@ from handrec.model import (
     Tag,
     Vulnerability,
 )
+from handrec.parse._lark import feeder
 from handrec.pbn import (
     MTS_ORDER,
     TABLES,
@@ -128,7 +132,11 @@ def parse_pbn(
     parser = _parser()
     index = 0
     state = _FrameState()
-    for first_line, offset, text, open_comment in _frame(lines, state, max_board_chars):
+    if type(lines) is LineStream and not lines.started:  # frame its decoded blocks (faster)
+        frames = _frame_blocks(lines.items, state, max_board_chars)
+    else:
+        frames = _frame(lines, state, max_board_chars)
+    for first_line, offset, text, open_comment in frames:
         if state.events:
             for code, line, column, detail in state.events:
                 args = {"detail": detail} if code == "F020" else {"length": detail}
@@ -241,7 +249,11 @@ class _Dropped:
 
 
 def _frame(
-    lines: Iterable[str], state: _FrameState | None = None, max_chars: int | None = None
+    lines: Iterable[str],
+    state: _FrameState | None = None,
+    max_chars: int | None = None,
+    lineno: int = 0,
+    offset: int = 0,
 ) -> Iterator[tuple[int, int, str | None, tuple[int, int] | None]]:
     """Split a line stream into game blocks.
 
@@ -259,6 +271,9 @@ def _frame(
     With ``state``, escape lines ``% PBN x.y`` and ``% EXPORT`` are noted in it, and after
     ``% EXPORT`` each line is checked for tabs, length (255 with CR LF) and separators
     that are not empty (export format, PBN 2.1 §2.3, §3).
+
+    ``lineno`` and ``offset``: the lines and characters (line ends counted) before
+    ``lines`` in the file, when the framing starts at a game boundary past its beginning.
     """
     if state is None:
         state = _FrameState()
@@ -271,8 +286,6 @@ def _frame(
     content = False  # the block has something besides comments (so it is a game)
     in_comment = False
     comment_at = (0, 0)
-    lineno = 0
-    offset = 0
     for line in lines:
         lineno += 1
         here = offset
@@ -337,6 +350,131 @@ def _frame(
         yield first_line, first_offset, None, comment_at
 
 
+#: What makes the framing of a block need the general code: a brace comment, an escape
+#: line, and white space that could start a semi-empty line (other than the line end).
+_NOT_PLAIN = ("{", "\t", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", "\n ", "\n%")
+#: Non-ASCII white space (``str.isspace``): a line of it is semi-empty, a line starting
+#: with it may be a ``;`` comment.
+_UNICODE_SPACE_RE = re.compile(r"[^\S\x00-\x7f]")
+#: A game larger than this (in characters) carried from one block to the next is left to
+#: the general code (it drops the lines of a game over the size limit as they come).
+_CARRY_MAX = 1 << 16
+
+
+def _lines_of(item: str | Iterator[str]) -> Iterable[str]:
+    """The lines of an item of :attr:`handrec.io.LineStream.items`."""
+    return item.split("\n") if type(item) is str else item
+
+
+def _plain_block(text: str) -> bool:
+    """Whether :func:`_frame` would find nothing in ``text`` (whole lines joined by ``\\n``)
+    but tag pairs, data, ``;`` comments and empty lines: no brace comment, no escape line,
+    no line starting with white space (the semi-empty lines are the empty ones)."""
+    if text[:1] in (" ", "%"):
+        return False
+    for s in _NOT_PLAIN:
+        if s in text:
+            return False
+    return text.isascii() or _UNICODE_SPACE_RE.search(text) is None
+
+
+def _frame_blocks(
+    items: Iterator[str | Iterator[str]], state: _FrameState, max_chars: int | None = None
+) -> Iterator[tuple[int, int, str | None, tuple[int, int] | None]]:
+    """:func:`_frame` for the items of a :class:`handrec.io.LineStream` (a decoded block of
+    whole lines as one text, or an iterator of lines): the same games, found in the text
+    of a plain block (:func:`_plain_block`) at once, without splitting it into lines.
+
+    The escape lines and empty lines that begin the file are read first (as :func:`_frame`
+    reads them); the games of plain blocks are cut at empty lines (a game that goes on into
+    the next block is carried over); from the first block that is not plain (or not text)
+    on, or a carried game over :data:`_CARRY_MAX`, :func:`_frame` reads the lines.
+    """
+    events = state.events
+    limit = max_chars if max_chars is not None else 1 << 62
+    lineno = 0  # the file lines before ``text``
+    offset = 0  # the characters before ``text`` (line ends counted)
+    carry: str | None = None  # the lines of a game going on into the next item
+    head = True  # still at the beginning of the file (escape lines are read there)
+    for item in items:
+        if type(item) is not str:
+            text = None
+        elif carry is None:
+            text = item
+        else:
+            text = carry + "\n" + item
+        if text is not None and head:
+            pos = 0
+            n = len(text)
+            while pos < n and text[pos] in "%\n":  # escape lines and empty lines first
+                end = text.find("\n", pos)
+                if end < 0:
+                    end = n
+                line = text[pos:end]
+                lineno += 1
+                if line:  # an escape line outside a game (as in _frame)
+                    if state.export:
+                        _line_faults([line], lineno, events)
+                    if _EXPORT_RE.fullmatch(line):
+                        state.export = True
+                    else:
+                        m = _VERSION_RE.fullmatch(line)
+                        if m is not None:
+                            state.version = (int(m.group(1)), int(m.group(2)))
+                offset += end - pos + 1
+                pos = end + 1
+            if pos > n:  # the last line was read: nothing is left of this item
+                continue
+            text = text[pos:]
+            head = False
+        if text is None or not _plain_block(text) or (carry is not None and len(carry) > _CARRY_MAX):
+            rest = chain.from_iterable(map(_lines_of, items))
+            if text is not None:
+                lines: Iterable[str] = chain(text.split("\n"), rest)
+            else:
+                lines = chain(() if carry is None else carry.split("\n"), item, rest)
+            yield from _frame(lines, state, max_chars, lineno, offset)
+            return
+        carry = None
+        export = state.export
+        pos = 0
+        n = len(text)
+        while True:
+            while pos < n and text[pos] == "\n":  # empty lines: game separators
+                pos += 1
+                lineno += 1
+                offset += 1
+            if pos >= n:  # the item's last line is empty (a separator too)
+                lineno += 1
+                offset += 1
+                break
+            end = text.find("\n\n", pos)
+            if end < 0:
+                if text[-1] != "\n":  # the game goes on in the next item
+                    carry = text[pos:]
+                    break
+                end = n - 1
+            game = text[pos:end]
+            first_line = lineno + 1
+            if export:
+                game_lines = game.split("\n")
+                if max(map(len, game_lines)) > 253:
+                    _line_faults(game_lines, first_line, events)
+            if game[0] != ";" or any(line[:1] != ";" for line in game.split("\n")):  # not only comments
+                yield first_line, offset, game if len(game) <= limit else _TOO_BIG, None
+            lineno += game.count("\n") + 1
+            offset += len(game) + 1
+            pos = end + 1
+    if carry is not None:  # the last game, with no separator after it
+        first_line = lineno + 1
+        if state.export:
+            game_lines = carry.split("\n")
+            if max(map(len, game_lines)) > 253:
+                _line_faults(game_lines, first_line, events)
+        if carry[0] != ";" or any(line[:1] != ";" for line in carry.split("\n")):
+            yield first_line, offset, carry if len(carry) <= limit else _TOO_BIG, None
+
+
 def _drop(buf: list[str], first_line: int, lineno: int, state: _FrameState) -> _Dropped:
     """Give up the lines of a game that went over the size limit at file line ``lineno``
     (after checking them for the export format, as at the end of a game)."""
@@ -389,6 +527,60 @@ _ROW_SPANS: dict[tuple[int, int, tuple[int, ...]], list[Span]] = {}
 def _rows(tok: Token) -> list[tuple[list[str], list[Span]]]:
     """Split a ROWS token into its non-blank lines, each as the whitespace-separated
     texts and their spans (two parallel lists; the span lists are shared through
+    :data:`_ROW_SPANS` and :data:`_TOKEN_SPANS`: not to be changed)."""
+    spans = _token_spans(tok)
+    if spans is None:
+        return _rows_general(tok)
+    return list(zip([words for words in map(str.split, tok.split("\n")) if words], spans[0]))
+
+
+def _elements(tok: Token) -> list[tuple[str, Span]]:
+    """Split a ROWS token into whitespace-separated ``(text, span)`` elements."""
+    spans = _token_spans(tok)
+    if spans is None:
+        return [item for words, where in _rows_general(tok) for item in zip(words, where)]
+    return list(zip(tok.split(), spans[1]))
+
+
+def _play_elements(sec: _Section) -> list[tuple[list[str], list[Span]]]:
+    """A Play section's ``elements`` (per line: texts and spans), made from ``flat``
+    (see :class:`_Section`) when not yet made."""
+    if sec.flat is not None:
+        sec.elements = _rows(sec.rows[0])
+        sec.flat = None
+    return sec.elements
+
+
+#: ASCII to the token's shape: white space (as ``str.split`` sees it) kept, any other
+#: character made ``x``.  A token's shape, line and column fix where its words are.
+_SHAPE = bytes(b if b < 128 and chr(b).isspace() else 120 for b in range(256))
+#: Spans of a ROWS token's words by (line, column, shape): per non-blank line (shared with
+#: :data:`_ROW_SPANS`), all in order, and whether every non-blank line holds four words.
+#: Auction and play tokens of one file take a few layouts (four calls or cards a line), so
+#: a token's spans are one look-up.
+_TOKEN_SPANS: dict[tuple[int, int, bytes], tuple[list[list[Span]], list[Span], bool]] = {}
+
+
+def _token_spans(tok: Token) -> tuple[list[list[Span]], list[Span], bool] | None:
+    """The spans of a ROWS token's words, per non-blank line and all in order, and whether
+    every non-blank line holds four words (see :data:`_TOKEN_SPANS`); None for a token that
+    is long or not ASCII (read by :func:`_rows_general`)."""
+    if len(tok) > 4000 or not tok.isascii():
+        return None
+    key = (tok.line, tok.column, tok.encode().translate(_SHAPE))
+    got = _TOKEN_SPANS.get(key)
+    if got is None:
+        per_line = [where for _, where in _rows_general(tok)]
+        fours = bool(per_line) and all(len(where) == 4 for where in per_line)
+        got = (per_line, [span for where in per_line for span in where], fours)
+        if len(_TOKEN_SPANS) >= 10_000:
+            _TOKEN_SPANS.clear()
+        _TOKEN_SPANS[key] = got
+    return got
+
+
+def _rows_general(tok: Token) -> list[tuple[list[str], list[Span]]]:
+    """:func:`_rows` for any token, line by line (the span lists are shared through
     :data:`_ROW_SPANS`: not to be changed)."""
     spans = _SPANS
     layouts = _ROW_SPANS
@@ -421,11 +613,6 @@ def _rows(tok: Token) -> list[tuple[list[str], list[Span]]]:
     return out
 
 
-def _elements(tok: Token) -> list[tuple[str, Span]]:
-    """Split a ROWS token into whitespace-separated ``(text, span)`` elements."""
-    return [item for words, where in _rows(tok) for item in zip(words, where)]
-
-
 #: Section kinds.
 _LEAD, _TAGS, _AUCTION, _PLAY = 0, 1, 2, 3
 
@@ -448,7 +635,11 @@ class _Section:
     * ``raw``: the TAGS (or Auction/Play tag) token, for the export-format check;
     * ``row_open``: Play: the last play line goes on (no line end since its last card);
       ``plain``: Play: every line held at most four cards in export spelling;
-    ``table_rows``: the :func:`_table_rows` of ``rows`` once read (by :func:`_section_rows`).
+    ``table_rows``: the :func:`_table_rows` of ``rows`` once read (by :func:`_section_rows`);
+    * ``flat``: Play whose data is one ROWS token of four words a line (the usual case):
+      its words and their spans, all in order, while ``elements`` is not yet made (the
+      plain play needs only these; :func:`_play_elements` makes ``elements``);
+    * ``plain_tags``: every tag is plain for the builder (:func:`_plain_tag`).
     """
 
     __slots__ = (
@@ -464,6 +655,8 @@ class _Section:
         "row_open",
         "plain",
         "table_rows",
+        "flat",
+        "plain_tags",
     )
 
     def __init__(self, kind: int, tags: list[Tag], raw: Token | None = None) -> None:
@@ -479,6 +672,8 @@ class _Section:
         self.row_open = False
         self.plain = False
         self.table_rows: list[Any] | None = None
+        self.flat: tuple[list[str], list[Span]] | None = None
+        self.plain_tags = False
 
 
 #: Tags with their span, shared between boards (Tag is immutable): most tag pairs of a file
@@ -487,41 +682,50 @@ _TAG_OBJS: dict[tuple[str, int], Tag] = {}
 
 
 #: Tags by (line text, line, column): a line holding exactly one tag pair (the usual
-#: layout, and what the export format writes) is looked up whole.
-_TAG_LINES: dict[tuple[str, int, int], Tag] = {}
+#: layout, and what the export format writes) is looked up whole.  With each Tag, whether
+#: it is plain for the board builder (:func:`_plain_tag`).
+_TAG_LINES: dict[tuple[str, int, int], tuple[Tag, bool]] = {}
 
 
 def _tag_pairs(tok: Token) -> list[Tag]:
     """The :class:`Tag` of each tag pair in a TAGS, AUCTION_TAG or PLAY_TAG token, with its
     span (PBN 2.1 §3.3).  ``\\"`` and ``\\\\`` in values are unescaped; any other ``\\x`` is
     kept as written.  ``#``/``##`` are resolved later, by the board builder."""
+    return _tag_pairs_plain(tok)[0]
+
+
+def _tag_pairs_plain(tok: Token) -> tuple[list[Tag], bool]:
+    """:func:`_tag_pairs`, and whether every tag is plain (:func:`_plain_tag`)."""
     # Fast path: every line of the token is one whole tag pair or blank (a tag pair
     # cannot end inside a line that _TAG_RE matches whole, so this is what finditer finds).
     lines = _TAG_LINES
     out = []
+    plain = True
     line = tok.line
     col = tok.column
     for row in tok.split("\n"):
-        tag = lines.get((row, line, col))
-        if tag is None:
+        got = lines.get((row, line, col))
+        if got is None:
             if not row or row.isspace():
                 line += 1
                 col = 1
                 continue
             m = _TAG_RE.fullmatch(row)
             if m is None or len(row) > 300:
-                return _tag_pairs_general(tok)
+                return _tag_pairs_general(tok), False
             name, value = m.groups()
             if "\\" in value:
                 value = _UNESCAPE_RE.sub(r"\1", value)
             tag = Tag(name, value, _span(line, col))
+            got = (tag, _plain_tag(tag))
             if len(lines) >= 20_000:
                 lines.clear()
-            lines[(row, line, col)] = tag
-        out.append(tag)
+            lines[(row, line, col)] = got
+        out.append(got[0])
+        plain = plain and got[1]
         line += 1
         col = 1
-    return out
+    return out, plain
 
 
 def _tag_pairs_general(tok: Token) -> list[Tag]:
@@ -575,10 +779,13 @@ def _add_comment(sec: _Section, tok: Token) -> _Section:
 
 def _section_head(kind: int, name: str, tok: Token) -> _Section:
     """An Auction or Play section from its tag token (the name in any case: T122)."""
-    t = _tag_pairs(tok)[0]
+    tags, plain = _tag_pairs_plain(tok)
+    t = tags[0]
     sec = _Section(kind, [Tag(name, t.value, t.span)], tok)
     if t.name != name:
         sec.issues.append(("T122", t.span, {"name": t.name, "read": name}))
+    else:
+        sec.plain_tags = plain
     return sec
 
 
@@ -609,7 +816,10 @@ class _PbnTransformer(Transformer):
         return _unknown(c[0], c[1])
 
     def tags_head(self, c: list[Any]) -> _Section:
-        return _Section(_TAGS, _tag_pairs(c[0]), c[0])
+        tags, plain = _tag_pairs_plain(c[0])
+        sec = _Section(_TAGS, tags, c[0])
+        sec.plain_tags = plain
+        return sec
 
     def tags_rows(self, c: list[Any]) -> _Section:
         sec = c[0]
@@ -641,7 +851,15 @@ class _PbnTransformer(Transformer):
     def play_rows(self, c: list[Any]) -> _Section:
         sec = c[0]
         tok = c[1]
+        if not sec.rows:
+            spans = _token_spans(tok)
+            if spans is not None and spans[2]:  # four words a line: elements made if needed
+                sec.flat = (tok.split(), spans[1])
+                sec.rows.append(tok)
+                sec.row_open = "\n" not in tok[len(tok.rstrip()) :]
+                return sec
         rows = _rows(tok)
+        _play_elements(sec)
         if rows and sec.elements and (sec.row_open or sec.elements[-1][1][-1].line == rows[0][1][0].line):
             words, where = rows.pop(0)  # a line continued after a comment
             last_words, last_where = sec.elements[-1]
@@ -735,82 +953,19 @@ def _cannot_read(bad: str) -> str:
     return f"cannot read {what}; rest of line skipped"
 
 
-class _RuleRef:
-    """What Lark's :meth:`ParserState.feed_token` reads of a grammar rule it reduces: its
-    ``origin.name`` (a plain str) and the length of its ``expansion``."""
-
-    __slots__ = ("origin", "expansion", "name")
-
-    def __init__(self, name: str, size: int) -> None:
-        self.origin = self  # feed_token reads rule.origin.name
-        self.name = name
-        self.expansion = (None,) * size
-
-
-def _feeder(lalr: Lark) -> Any:
-    """A function ``parse(tokens)`` that runs Lark's LALR parser on a token list without
-    its front end (no lexer thread, no start-rule checks per call): a Lark ``ParserState``
-    fed the tokens and the end token, as ``parse_from_state`` does.
-
-    The parse table and callbacks are Lark's, with keys made plain: Lark's table holds
-    rule objects that are equal to the callbacks' keys but not the same objects, and
-    nonterminal names that are ``Token`` instances, so every reduce step compared rules
-    and tokens with Python-level ``__eq__``.  Each rule becomes one :class:`_RuleRef` (by
-    identity) and each name a plain str.  None when Lark's internals are not as expected
-    (the caller then uses ``Lark.parse``).
-    """
-    try:
-        from lark.parsers.lalr_analysis import Shift
-        from lark.parsers.lalr_parser_state import ParseConf, ParserState
-
-        inner = lalr.parser.parser.parser  # type: ignore[attr-defined]
-        table = inner.parse_table
-        callbacks = inner.callbacks
-        refs: dict[Any, _RuleRef] = {}  # Rule (by equality) -> its _RuleRef
-        plain_callbacks: dict[Any, Any] = {}
-        states: dict[Any, dict[str, tuple[Any, Any]]] = {}
-        for state, actions in table.states.items():
-            row = states[state] = {}
-            for name, (action, arg) in actions.items():
-                if action is not Shift:
-                    ref = refs.get(arg)
-                    if ref is None:
-                        ref = refs[arg] = _RuleRef(str(arg.origin.name), len(arg.expansion))
-                        plain_callbacks[ref] = callbacks[arg]
-                    arg = ref
-                row[str(name)] = (action, arg)
-        if any(isinstance(k, str) for k in callbacks):  # token callbacks: not in this grammar
-            return None
-        (start,) = lalr.options.start
-        conf = ParseConf(table, plain_callbacks, start)
-        conf.states = states
-    except Exception:  # pragma: no cover - another Lark version
-        return None
-
-    def parse(tokens: list[Token]) -> Any:
-        feed = ParserState(conf, None).feed_token  # type: ignore[arg-type]
-        tok = None
-        for tok in tokens:
-            feed(tok)
-        end = Token.new_borrow_pos("$END", "", tok) if tok is not None else Token("$END", "", 0, 1, 1)
-        return feed(end, True)
-
-    return parse
-
-
 _PARSER: tuple[Lark, _Scanner] | None = None
 
 
 def _parser() -> tuple[Lark, _Scanner]:
     """The process-wide PBN game parser and its scanner, built on first use; the scanner's
-    ``parse`` runs that parser on the tokens it gives (see :func:`_feeder`)."""
+    ``parse`` runs that parser on the tokens it gives (see :func:`handrec.parse._lark.feeder`)."""
     global _PARSER
     if _PARSER is None:
         grammar = grammar_text("pbn")
         # start at "game" itself: "?start: game" would cost a reduce step per game
         lalr = Lark(grammar, parser="lalr", lexer=_TokenListLexer, transformer=_PbnTransformer(), start="game")
         scanner = _Scanner(grammar)
-        scanner.parse = _feeder(lalr) or lalr.parse
+        scanner.parse = feeder(lalr) or lalr.parse
         _PARSER = (lalr, scanner)
     return _PARSER
 
@@ -880,6 +1035,7 @@ _PLUS: Any = object()  # the "+" slot of a play: the next card goes here
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
 _ELEMENTS = attrgetter("elements")
+_NAME = attrgetter("name")
 
 
 class _BoardBuilder:
@@ -921,7 +1077,7 @@ class _BoardBuilder:
         value_checks = _VALUE_CHECKS
         last_tag: list[int] = []  # per section: index in ``tags`` of its last tag (-1: none)
         table_at: list[tuple[int, int]] = []  # (section, index in ``tags``) of each table
-        controls = _CONTROL_RE.search(text) is not None  # a tab or control character somewhere
+        controls = _has_controls(text)  # a tab or control character somewhere
         has_comments = False
         for si, sec in enumerate(sections):
             if sec.issues:
@@ -930,7 +1086,19 @@ class _BoardBuilder:
                 has_comments = True
             if controls and sec.raw is not None and _CONTROL_RE.search(sec.raw):
                 _check_chars(sec, issues)
-            for tag in sec.tags:
+            stags = sec.tags
+            if sec.plain_tags and not sticky:
+                # every tag known, no table, its value in form and not "#": only a name
+                # given twice needs the loop below (T102, or a Note kept twice)
+                named = dict(zip(map(_NAME, stags), stags))
+                if len(named) == len(stags) and first.keys().isdisjoint(named):
+                    first.update(named)
+                    tags += stags
+                    last_tag.append(len(tags) - 1)
+                    if sec.rows and sec.kind == _TAGS and (not table_at or table_at[-1][1] != len(tags) - 1):
+                        table_at.append((si, len(tags) - 1))  # an unknown section's data
+                    continue
+            for tag in stags:
                 name = tag.name
                 kind = kind_of(name)
                 if kind is None:
@@ -1205,6 +1373,8 @@ def _fast_hand(text: str) -> Hand | None:
 
 #: Recently read deals by their text (travellers repeat a deal in every game).
 _DEALS: dict[str, Deal] = {}
+#: A deal of four hands given in full, one space between them: first seat and 16 suits.
+_DEAL_SUITS_RE = re.compile(r"([NESWnesw]):" + " ".join([r"\.".join([r"([^\s.]*+)"] * 4)] * 4))
 
 
 def _parse_deal(v: str) -> Deal:
@@ -1215,6 +1385,23 @@ def _parse_deal(v: str) -> Deal:
     d = _DEALS.get(v)
     if d is not None:
         return d
+    m = _DEAL_SUITS_RE.fullmatch(v)
+    if m is not None and _HAND_FIELDS_OK:
+        # the usual form (four hands, one space between them): the 16 suits in one match
+        g = m.groups()
+        r0, r1, r2, r3 = _RUNS
+        try:
+            runs = [r0[g[k]] + r1[g[k + 1]] + r2[g[k + 2]] + r3[g[k + 3]] for k in (1, 5, 9, 13)]
+        except KeyError:
+            pass  # a suit not read yet (or not valid): read below
+        else:
+            hands: list[Hand | None] = [None, None, None, None]
+            first = _SEATS[g[0]]
+            for i, cards in enumerate(runs):
+                hand = object.__new__(Hand)
+                object.__setattr__(hand, "cards", cards)
+                hands[(first + i) % 4] = hand
+            return _remember_deal(v, Deal(tuple(hands)))  # type: ignore[arg-type]
     first = _SEATS.get(v[:1]) if v[1:2] == ":" else None
     parts = v[2:].split()
     if first is None or len(parts) != 4:
@@ -1226,7 +1413,11 @@ def _parse_deal(v: str) -> Deal:
             if h is None:
                 return Deal.parse(v)
             hands[(first + i) % 4] = h
-    d = Deal(tuple(hands))  # type: ignore[arg-type]
+    return _remember_deal(v, Deal(tuple(hands)))  # type: ignore[arg-type]
+
+
+def _remember_deal(v: str, d: Deal) -> Deal:
+    """Keep ``d`` in :data:`_DEALS` as the deal of text ``v``."""
     if len(_DEALS) >= 2048:
         _DEALS.clear()
     _DEALS[v] = d
@@ -1387,6 +1578,19 @@ _VALUE_CHECKS: dict[tuple[str, str], str | None] = {}
 _CONTROL_RE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
+#: The ASCII characters of :data:`_CONTROL_RE`.
+_CONTROL_BYTES = bytes(c for c in range(128) if _CONTROL_RE.match(chr(c)))
+
+
+def _has_controls(text: str) -> bool:
+    """Whether :data:`_CONTROL_RE` finds something in ``text`` (for ASCII text by deleting
+    those bytes from its encoding, a few times faster than the regex)."""
+    if text.isascii():
+        data = text.encode()
+        return len(data.translate(None, _CONTROL_BYTES)) != len(data)
+    return _CONTROL_RE.search(text) is not None
+
+
 def _check_chars(sec: _Section, issues: list[_Issue]) -> None:
     """T121 for a tag value holding a tab or a control character."""
     for tag in sec.tags:
@@ -1413,6 +1617,19 @@ def _check_value(tag: Tag, issues: list[_Issue]) -> None:
         _VALUE_CHECKS[key] = expected
     if expected is not None:
         issues.append(("T121", tag.span, {"tag": tag.name, "value": tag.value, "expected": expected}))
+
+
+def _plain_tag(tag: Tag) -> bool:
+    """Whether the board builder has nothing to do for ``tag`` but keep it: its name is
+    known (in its case), not a table, its value not ``#``/``##`` and in form (no T121)."""
+    kind = _TAG_KIND.get(tag.name)
+    if kind is None or kind == 2 or tag.value[:1] == "#":
+        return False
+    if kind == 1:
+        found: list[_Issue] = []
+        _check_value(tag, found)
+        return not found
+    return True
 
 
 #: OptimumResultTable (Declarer, Denomination, Result) elements -> :func:`_ort_entry`.
@@ -1694,8 +1911,10 @@ def _check_sorted(table: str, col: Any, values: list[str], span: Span | None, is
 
 # --- export format (PBN 2.1 §2.3, §3.3-§3.6, §3.11) -----------------------------------------
 
+#: Possessive quantifiers (as in grammars/pbn.lark): the parts they repeat are disjoint
+#: from what follows, so they match what the greedy forms match, without backtracking.
 _EXPORT_TAG_RUN = re.compile(
-    r'\[[A-Za-z0-9_]+ "[^"\\\n]*(?:\\.[^"\\\n]*)*"\](?:\n\[[A-Za-z0-9_]+ "[^"\\\n]*(?:\\.[^"\\\n]*)*"\])*'
+    r'\[[A-Za-z0-9_]++ "[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"\](?:\n\[[A-Za-z0-9_]++ "[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"\])*+'
 )
 _EXPORT_TAG = re.compile(r'\[[A-Za-z0-9_]+ "[^"\\\n]*(?:\\.[^"\\\n]*)*"\]')
 _EXPORT_VUL = frozenset(("None", "NS", "EW", "All"))
@@ -1711,7 +1930,7 @@ _ORDER_KEYS: dict[str, tuple[Any, ...]] = (
     | {"Auction": (1, 0, ""), "Play": (2, 0, "")}
     | {name: (3, 0, name) for name in TABLES}
 )
-_EXPORT_SUIT = "A?K?Q?J?T?9?8?7?6?5?4?3?2?"
+_EXPORT_SUIT = "A?+K?+Q?+J?+T?+9?+8?+7?+6?+5?+4?+3?+2?+"  # possessive: a rank is never given back
 _EXPORT_HAND = rf"(?:-|{_EXPORT_SUIT}\.{_EXPORT_SUIT}\.{_EXPORT_SUIT}\.{_EXPORT_SUIT})"
 _EXPORT_DEAL = re.compile(rf"[NESW]:{_EXPORT_HAND}(?: {_EXPORT_HAND}){{3}}")
 #: A plain auction (calls only, four a line) and a plain play (cards, four a line), as PBN
@@ -1811,7 +2030,7 @@ def _export_check(
     if sections_at:  # an unknown tag with data is a supplemental section (PBN 2.1 §5)
         names = tuple([t.name + "\x00" if k in sections_at else t.name for k, t in enumerate(tags)])
     else:
-        names = tuple([t.name for t in tags])
+        names = tuple(map(_NAME, tags))
     found = _ORDER_CHECKS.get((names, shift, version))
     if found is None:
         found = _order_check(names, shift, version)
@@ -1874,10 +2093,11 @@ def _export_check(
                 break
     if play_sec >= 0:
         card_tokens = _EXPORT_CARD_TOKENS
-        rows = sections[play_sec].elements
         tokens = sections[play_sec].rows
         if sections[play_sec].plain or (len(tokens) == 1 and _EXPORT_PLAY.fullmatch(tokens[0])):
             rows = []  # the usual case: plain cards, at most four a line
+        else:
+            rows = _play_elements(sections[play_sec])
         for words, where in rows:
             if len(words) <= 4 and card_tokens.issuperset(words):
                 continue
@@ -2189,18 +2409,27 @@ def _play(
     upper_get = _UPPER_CARDS.get
     plain = True  # every line holds at most four cards in export spelling (for F020)
     plus_seen = False  # a "+" is in slot_cards
-    elements = sec.elements
-    lines_words = list(map(_FIRST, elements))
-    slot_cards = list(map(upper_get, chain.from_iterable(lines_words)))
-    if elements and all(slot_cards) and set(map(len, lines_words)) == {4}:
-        # the usual case, every line four cards in export spelling: what the loop gives
-        slot_spans = list(chain.from_iterable(map(_SECOND, elements)))
+    flat = sec.flat
+    slot_cards = list(map(upper_get, flat[0])) if flat is not None else []
+    if flat is not None and all(slot_cards):
+        # one token of four cards a line (_Section.flat), all in export spelling: the
+        # usual case below, without making the lines
+        slot_spans = list(flat[1])
         elements = []
         known = True  # every slot holds a card
     else:
-        known = False
-        slot_cards = []
-        slot_spans = []
+        elements = _play_elements(sec)
+        lines_words = list(map(_FIRST, elements))
+        slot_cards = list(map(upper_get, chain.from_iterable(lines_words)))
+        if elements and all(slot_cards) and set(map(len, lines_words)) == {4}:
+            # the usual case, every line four cards in export spelling: what the loop gives
+            slot_spans = list(chain.from_iterable(map(_SECOND, elements)))
+            elements = []
+            known = True  # every slot holds a card
+        else:
+            known = False
+            slot_cards = []
+            slot_spans = []
     for words, where in elements:
         trick_start = len(slot_cards)
         row_cards = list(map(upper_get, words))

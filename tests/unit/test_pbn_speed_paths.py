@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import random
 import re
 
@@ -132,3 +133,86 @@ def test_plain_auction_keeps_the_dealer_check() -> None:
     b = pbn.parse_pbn_text(GAME.replace('[Auction "N"]', '[Auction "E"]'))[0]
     assert "T106" in [d.code for d in b.diagnostics]
     assert b.auction is not None and str(b.auction.calls[0]) == "1H"
+
+
+#: Pieces of PBN files that the framing by blocks must leave to the line-by-line framing,
+#: or read as it does: brace comments over empty lines, escape lines, tabs, separators of
+#: spaces, comment-only games, CR LF and lone CR, non-ASCII and Unicode white space, lines
+#: over 255 characters (export format), a byte that is not UTF-8.
+_FRAME_PIECES = [
+    GAME,
+    GAME,
+    '[Board "2"]\n[Deal "N:- - - -"]',
+    "{c\n\n}",
+    "% PBN 2.1",
+    "% EXPORT",
+    "%x",
+    "\t",
+    "  ",
+    "; c",
+    "\r\n",
+    "\r",
+    "\u00a0",
+    "\u00a0; c",
+    "é",
+    "\x1c",
+    '[Site "' + "x" * 300 + '"]',
+]
+
+
+def _read_pbn(data: bytes, by_blocks: bool, board_limit: int | None, line_limit: int) -> tuple[list, list[str]]:
+    from handrec.io import Input, Limits
+
+    inp = Input("t.pbn", "pbn", opener=lambda: io.BytesIO(data), limits=Limits(max_line_bytes=line_limit))
+    lines = inp.lines()
+    boards = list(pbn.parse_pbn(lines if by_blocks else iter(lines), "t.pbn", inp.diagnostics, board_limit))
+    return boards, [str(d) for d in inp.diagnostics]
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_blocks_frame_as_lines(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """parse_pbn frames the decoded blocks of Input.lines() (its fast path) into the same
+    games, lines, offsets and diagnostics as the lines one by one, whatever the read size."""
+    import handrec.io as hio
+
+    rng = random.Random(seed)
+    parts = []
+    for _ in range(rng.randint(1, 25)):
+        parts.append(rng.choice(_FRAME_PIECES) if rng.random() < 0.4 else GAME)
+        parts.append(rng.choice(["\n", "\n\n", "\n\n\n", "\r\n\r\n", ""]))
+    data = "".join(parts).encode()
+    if rng.random() < 0.2:
+        data = data.replace(b"\xc3\xa9", b"\xe9", 1)  # not UTF-8
+    monkeypatch.setattr(hio, "CHUNK_BYTES", rng.choice([7, 64, 300, 1 << 20]))
+    board_limit = rng.choice([None, 60, 400])
+    line_limit = rng.choice([1 << 20, 100])
+    blocks = _read_pbn(data, True, board_limit, line_limit)
+    lines = _read_pbn(data, False, board_limit, line_limit)
+    assert blocks == lines
+
+
+def test_blocks_frame_a_plain_file_without_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain export file read in small blocks is framed by its text only (never line by
+    line), games across the blocks included, with the positions of the line-by-line read."""
+    import handrec.io as hio
+
+    monkeypatch.setattr(hio, "CHUNK_BYTES", 100)
+    seen = []
+    real = pbn._frame
+    monkeypatch.setattr(pbn, "_frame", lambda *a: seen.append(a) or real(*a))
+    text = "% PBN 2.1\r\n% EXPORT\r\n\r\n" + "\r\n".join([GAME.replace("\n", "\r\n")] * 5)
+    boards, diags = _read_pbn(text.encode(), True, None, 1 << 20)
+    assert not seen and diags == []
+    lines = text.split("\r\n")
+    starts = [
+        (k + 1, sum(len(x) + 1 for x in lines[:k])) for k in range(1, len(lines)) if lines[k] and not lines[k - 1]
+    ]
+    assert len(boards) == 5
+    assert [(b.origin.line, b.origin.offset) for b in boards] == starts
+    monkeypatch.setattr(pbn, "_frame", real)
+    assert _read_pbn(text.encode(), False, None, 1 << 20) == (boards, diags)
+
+
+@pytest.mark.parametrize("text", ["", "a\nb", "a\tb", "\x00", "x\x1f", "\x7f", "é\x85", "é", "\x0b\n"])
+def test_control_check_as_the_regex(text: str) -> None:
+    assert pbn._has_controls(text) == (pbn._CONTROL_RE.search(text) is not None)
