@@ -797,7 +797,7 @@ def score(
         typer.echo(str(d), err=True)
     if not recs and not bad:
         typer.echo("handrec: no boards found", err=True)
-    raise typer.Exit(2 if bad else 0)
+    raise typer.Exit(2 if bad else 0 if recs else 1)  # nothing to score: 1, as booklet with nothing to print
 
 
 def main() -> None:

@@ -326,3 +326,10 @@ def test_csv_of_events_scored_differently_is_one_table(tmp_path: Path) -> None:
     assert {(x["event"], x["method"]) for x in recs} == {("Club", "mp"), ("Imps", "butler")}
     assert all(x["imp_ns"] == "" for x in recs if x["method"] == "mp")
     assert json.loads(run("score", tmp_path / "mp.pbn", tmp_path / "imp.pbn", "-f", "json").stdout)["method"] == "mixed"
+
+
+def test_score_with_no_board_exits_1(tmp_path: Path) -> None:
+    f = tmp_path / "empty.pbn"
+    f.write_text("% PBN 2.1\n")
+    r = run("score", f)
+    assert r.exit_code == 1 and "no boards found" in r.stderr
