@@ -40,9 +40,6 @@ class Analysis:
         return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING)
 
 
-_analysis = Analysis
-
-
 def _position(d: Diagnostic) -> tuple[int, int, str]:
     return (d.line, d.column, d.code)
 
@@ -57,7 +54,7 @@ def analyse(board: Board) -> Analysis:
         diags = tuple(sorted(found, key=_position)) if len(found) > 1 else tuple(found)
     else:
         diags = tuple(sorted((*own, *found), key=_position))
-    return _analysis(board, r, diags)
+    return Analysis(board, r, diags)
 
 
 def validate(board: Board) -> list[Diagnostic]:

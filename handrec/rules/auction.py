@@ -312,8 +312,6 @@ class AuctionReplay:
         return self.contract is not None and self.contract.level == 0
 
 
-_auction_replay = AuctionReplay
-_contract = Contract
 _PASSED_OUT = Contract.passed_out()
 #: Contracts already built, by ``(bid rank, doubling, declarer)``.
 _CONTRACTS: dict[tuple[int, int, int], Contract] = {}
@@ -377,7 +375,7 @@ def _replay_regular(auction: Auction) -> AuctionReplay | None:
     if not ended:
         return None
     if last_bid is None:
-        return _auction_replay(_PASSED_OUT, True, (), None, None, None, None)
+        return AuctionReplay(_PASSED_OUT, True, (), None, None, None, None)
     strain = last_bid.strain
     side = bid_seat & 1
     first_call: int = namer_index[side * 5 + strain]  # type: ignore[assignment,operator]
@@ -385,10 +383,10 @@ def _replay_regular(auction: Auction) -> AuctionReplay | None:
     key = (last_rank, doubling, declarer)
     contract = _CONTRACTS.get(key) if type(strain) is Strain else None
     if contract is None:
-        contract = _contract(last_bid.level, strain, _DOUBLINGS[doubling], declarer)
+        contract = Contract(last_bid.level, strain, _DOUBLINGS[doubling], declarer)
         if type(strain) is Strain:
             _CONTRACTS[key] = contract
-    return _auction_replay(
+    return AuctionReplay(
         contract, True, (), declarer, _SEATS[(declarer + 2) & 3], _SEATS[(declarer + 1) & 3], first_call
     )
 

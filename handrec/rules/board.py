@@ -193,7 +193,6 @@ class DealCheck:
 
 
 _NO_DEAL = DealCheck((), (None, None, None, None), (False, False, False, False), None)
-_deal_check = DealCheck
 _ALL_CHECKABLE = (True, True, True, True)
 #: The last deal checked and its DealCheck: boards of one traveller, or the two rooms
 #: of a teams match, often share one Deal object (a Deal is immutable; the object is
@@ -248,7 +247,7 @@ def check_deal(deal: Deal | None, *, required: bool = True) -> DealCheck:
             m2 = sum(map(get, map(id, c2)))
             m3 = sum(map(get, map(id, c3)))
             if m0 + m1 + m2 + m3 == FULL_MASK:
-                dc = _deal_check((), (m0, m1, m2, m3), _ALL_CHECKABLE, 13)
+                dc = DealCheck((), (m0, m1, m2, m3), _ALL_CHECKABLE, 13)
                 if type(hands) is tuple:  # (a hand-built Deal could hold a list)
                     _last_check = (deal, dc)
                 return dc

@@ -74,9 +74,6 @@ class Trick:
         return tuple(Seat((self.leader + i) % 4) for i in range(len(self.cards)))
 
 
-_trick = Trick
-
-
 @dataclass(frozen=True, slots=True)
 class PlayReplay:
     """The outcome of replaying a play record.
@@ -95,9 +92,6 @@ class PlayReplay:
     complete: bool
     result: int | None
     faults: tuple[Fault, ...] = ()
-
-
-_play_replay = PlayReplay
 
 
 class IllegalPlayError(ValueError):
@@ -461,7 +455,7 @@ def replay_play(
                     decl_won += 1
             else:
                 unknown_won += 1
-        tricks.append(_trick(first_number + trick_no, lead_seat, chunk, winner))
+        tricks.append(Trick(first_number + trick_no, lead_seat, chunk, winner))
         leader = winner
         i += 4
         trick_no += 1
@@ -490,4 +484,4 @@ def replay_play(
             faults.append(Fault("P405", None, (("claim", claim), ("reason", reason))))
         elif result is None:
             result = claim
-    return _play_replay(tuple(tricks), decl_won, complete, result, tuple(faults) if faults else ())
+    return PlayReplay(tuple(tricks), decl_won, complete, result, tuple(faults) if faults else ())

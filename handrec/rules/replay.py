@@ -58,7 +58,6 @@ class Replay:
     diagnostics: tuple[Diagnostic, ...]
 
 
-_replay = Replay
 #: Dealer and vulnerability of the 16-board cycle by ``(number - 1) % 16`` (Law 2; as
 #: :func:`dealer_for_board` and :func:`vulnerability_for_board`, without their checks).
 _CYCLE_DEALER = tuple(dealer_for_board(i) for i in range(1, 17))
@@ -332,7 +331,7 @@ def replay(board: Board) -> Replay:
     if score_tag is not None and score_tag.strip() not in ("", "?"):
         _check_score_tag(sink, score_tag, contract, result, score)
 
-    return _replay(contract, source, tricks, result, score, tuple(sink) if sink else ())
+    return Replay(contract, source, tricks, result, score, tuple(sink) if sink else ())
 
 
 #: parse_score_tag results by value: a session repeats a few dozen Score values.
