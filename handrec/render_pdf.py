@@ -478,14 +478,15 @@ def render_pdf(
         progress=progress,
         summary=summary,
     )
-    return _compile_pdf(source)
+    return _compile_logged(source)
 
 
-def _compile_pdf(source: str) -> bytes:
-    pdf, warnings = compile_typst(source)
+def _compile_logged(source: str, **options: Any) -> Any:
+    """:func:`compile_typst`'s output, its warnings logged."""
+    out, warnings = compile_typst(source, **options)
     for w in warnings:
         log.warning("typst: %s", w)
-    return pdf
+    return out
 
 
 def render_png(
@@ -500,9 +501,7 @@ def render_png(
 ) -> list[bytes]:
     """The booklet's pages as PNG images, for looking at (options as :func:`render_typst_source`)."""
     source = render_typst_source(boards, title=title, per_page=per_page, paper=paper, dd=dd, results=results)
-    pages, warnings = compile_typst(source, format="png", ppi=ppi)
-    for w in warnings:
-        log.warning("typst: %s", w)
+    pages = _compile_logged(source, format="png", ppi=ppi)
     return pages if isinstance(pages, list) else [pages]
 
 
@@ -546,7 +545,7 @@ def write_pdf(
     )
     if not allow_empty and summary.empty:
         raise NothingToPrint("no board has a deal and there are no results")
-    pdf = _compile_pdf(source)
+    pdf = _compile_logged(source)
     target = Path(out)
     try:
         mode = target.stat().st_mode & 0o777
