@@ -1314,27 +1314,28 @@ def _rubbers(
 
 
 def method_for(recs: Sequence[GameRecord]) -> Method:
-    """The method an event's own tags ask for (``handrec score`` without ``--method``, and
-    the booklet's results pages).
+    """The method an event's own tags ask for (``handrec score`` without ``--method``).
 
-    Teams IMPs when the records hold an Open and a Closed room of a board (PBN 2.1
-    §4.1.7); else from the Scoring tags (PBN 2.1 §3.4.12): ``Butler`` -> Butler,
-    ``Cross...`` -> cross-IMPs, ``MP1`` -> matchpoints 2/1, ``IMP`` without ``MP`` ->
-    Butler (a pairs event scored in IMPs), ``Rubber`` / ``Chicago`` on every record ->
-    that session scoring; otherwise matchpoints 1/0.5 (top n - 1).
+    ``Rubber`` / ``Chicago`` in the Scoring tag of every record -> that session
+    scoring (PBN 2.1 §3.4.12); else teams IMPs when the records hold an Open and a
+    Closed room of a board (PBN 2.1 §4.1.7); else :func:`pairs_method_for`.
     """
-    fields: set[str] = set()
-    every: set[str] | None = None
-    for r in recs:
-        f = scoring_fields(r.scoring)
-        fields |= f
-        every = f if every is None else every & f
-    if every and "RUBBER" in every:
+    every = set.intersection(*(scoring_fields(r.scoring) for r in recs)) if recs else set()
+    if "RUBBER" in every:
         return Method.RUBBER
-    if every and "CHICAGO" in every:
+    if "CHICAGO" in every:
         return Method.CHICAGO
     if score_teams(recs)[0]:
         return Method.IMP
+    return pairs_method_for(recs)
+
+
+def pairs_method_for(recs: Sequence[GameRecord]) -> Method:
+    """The pairs method the Scoring tags ask for (PBN 2.1 §3.4.12; the booklet's results
+    pages of a pairs event): ``Butler`` -> Butler, ``Cross...`` -> cross-IMPs, ``MP1`` ->
+    matchpoints 2/1, ``IMP`` without ``MP`` -> Butler (a pairs event scored in IMPs);
+    otherwise matchpoints 1/0.5 (top n - 1)."""
+    fields: set[str] = set().union(*(scoring_fields(r.scoring) for r in recs))
     if "BUTLER" in fields:
         return Method.BUTLER
     if any(f.startswith("CROSS") for f in fields):

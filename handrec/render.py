@@ -47,7 +47,7 @@ from handrec.events import (
     Method,
     fmt_number,
     fmt_percent,
-    method_for,
+    pairs_method_for,
     record,
     score_event,
     score_teams,
@@ -869,9 +869,7 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
                 for r in reversed(ev)
                 if any(v.name == "ScoreTable" for v in r.tables)
             }
-            method = method_for(ev)
-            if method.is_session or method is Method.IMP:  # results pages of a pairs event
-                method = Method.MP
+            method = pairs_method_for(ev)
             (scored,) = score_event(ev, method)
             travs = [
                 _traveller_view(
