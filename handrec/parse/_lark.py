@@ -10,7 +10,11 @@ every reduce step compares rules and tokens with Python-level ``__eq__``.
 :func:`feeder` builds the same parse with that cost removed: Lark's own
 ``ParserState`` fed the tokens and the end token, as ``parse_from_state``
 does, over a copy of the parse table whose keys are plain.  Lark still does
-the parse.
+the parse.  The steps of an LALR parse (shift, or reduce by a rule) depend
+only on the token types, so the steps of each type sequence are kept (a
+*plan*, recorded from Lark's parser the first time): a later record whose
+tokens have the same types runs its callbacks in the same order without
+looking at the table.  A file's records take a few shapes.
 """
 
 from __future__ import annotations
@@ -72,12 +76,53 @@ def feeder(lalr: Lark) -> Callable[[list[Token]], Any] | None:
     except Exception:  # pragma: no cover - another Lark version
         return None
 
+    # The steps Lark's parser takes depend only on the token types, so they are kept by
+    # the tuple of types: a token list of a type sequence already parsed is run through
+    # the same steps (each rule's callback on the values it reduces) without the table.
+    log: list[tuple[Callable[[list[Any]], Any], int] | None] = []
+
+    def recorder(callback: Callable[[list[Any]], Any], size: int) -> Callable[[list[Any]], Any]:
+        def record(children: list[Any]) -> Any:
+            log.append((callback, size))
+            return callback(children)
+
+        return record
+
+    recording = ParseConf(table, {ref: recorder(cb, len(ref.expansion)) for ref, cb in plain_callbacks.items()}, start)
+    recording.states = states
+    plans: dict[tuple[str, ...], list[tuple[Callable[[list[Any]], Any], int] | None]] = {}
+
     def parse(tokens: list[Token]) -> Any:
-        feed = ParserState(conf, None).feed_token  # type: ignore[arg-type]
+        key = tuple([tok.type for tok in tokens])
+        plan = plans.get(key)
+        if plan is not None:
+            stack: list[Any] = []
+            push = stack.append
+            at = 0
+            for step in plan:
+                if step is None:  # shift the next token
+                    push(tokens[at])
+                    at += 1
+                else:  # reduce: the rule's callback on its last ``size`` values
+                    callback, size = step
+                    if size:
+                        children = stack[-size:]
+                        del stack[-size:]
+                    else:
+                        children = []
+                    push(callback(children))
+            return stack[-1]
+        log.clear()
+        feed = ParserState(recording, None).feed_token  # type: ignore[arg-type]
         tok = None
         for tok in tokens:
             feed(tok)
+            log.append(None)
         end = Token.new_borrow_pos("$END", "", tok) if tok is not None else Token("$END", "", 0, 1, 1)
-        return feed(end, True)
+        value = feed(end, True)
+        if len(plans) >= 1024:
+            plans.clear()
+        plans[key] = log.copy()
+        return value
 
     return parse

@@ -121,6 +121,28 @@ def test_parse_feeds_larks_parser_as_lark_parse() -> None:
     assert [(s.kind, s.tags, s.elements, s.rows) for s in fast] == [(s.kind, s.tags, s.elements, s.rows) for s in slow]
 
 
+def _sections(secs: list) -> list:
+    return [(s.kind, s.tags, s.elements, s.rows, s.comments, s.issues, s.flat) for s in secs]
+
+
+def test_a_parse_replayed_by_token_types_is_larks_parse() -> None:
+    """The second game of a token-type sequence runs the steps kept from the first (the
+    parse plans of handrec.parse._lark.feeder): what Lark's own parse gives, for games of
+    many shapes (comments, tables, unknown data, sections in any order)."""
+    lalr, scanner = pbn._parser()
+    texts = [
+        GAME,
+        GAME.replace("[Event", "{lead}\n[Event"),
+        GAME + "{c}\n" + '[ScoreTable "Rank"]\n1\n2\n;x\n',
+        'stray\n[Board "2"]\n[Play "N"]\nSA\n{c} H2\n[Auction "N"]\nPass\n[Note "1:x"]',
+        '[X "1"]\ndata data\n{c}\n[Y "2"]',
+    ]
+    for text in texts:
+        for k in (1, 2):  # once recorded, then replayed from its plan
+            tokens = _tokens(text.replace("1", str(k)))
+            assert _sections(scanner.parse(tokens)) == _sections(lalr.parse(tokens)), (text, k)
+
+
 def test_plain_play_reads_as_the_general_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     fast = pbn.parse_pbn_text(GAME)[0]
     monkeypatch.setattr(pbn, "_UPPER_CARDS", {})  # no line is plain: the general loop reads every card
