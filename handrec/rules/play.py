@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from handrec.model import (
     ALL_CARDS,
@@ -53,14 +54,16 @@ def _card_info(c: Card) -> tuple[int, int, int]:
     return (1 << c.index, int(c.suit), c.index)
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """One trick of a replayed play.
 
     ``number`` 1..13; ``leader`` the seat that led; ``cards`` in play order
     (up to four, the first by ``leader``; ``None`` = a card the record does
     not know); ``winner`` the seat that won it, ``None`` while incomplete or
     when a card is unknown.
+
+    A named tuple (immutable, compared by value): a replay makes thirteen a board,
+    and a tuple is made several times faster than a frozen dataclass.
     """
 
     number: int
@@ -295,6 +298,7 @@ def replay_play(
     first_number = 14 - per_hand
 
     tricks: list[Trick] = []
+    new_trick = tuple.__new__  # Trick's fields in order, without its __new__'s call
     decl_won = 0
     unknown_won = 0
     decl_side = None if declarer is None else declarer % 2
@@ -364,7 +368,7 @@ def replay_play(
                     decl_side = (p0 + 3) % 2  # the first leader is declarer's LHO
                 if winner & 1 == decl_side:
                     decl_won += 1
-                tricks.append(Trick(first_number + trick_no, p0, cards[i : i + 4], winner))
+                tricks.append(new_trick(Trick, (first_number + trick_no, p0, cards[i : i + 4], winner)))
                 leader = winner
                 i += 4
                 trick_no += 1
@@ -455,7 +459,7 @@ def replay_play(
                     decl_won += 1
             else:
                 unknown_won += 1
-        tricks.append(Trick(first_number + trick_no, lead_seat, chunk, winner))
+        tricks.append(new_trick(Trick, (first_number + trick_no, lead_seat, chunk, winner)))
         leader = winner
         i += 4
         trick_no += 1
