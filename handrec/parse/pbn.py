@@ -103,7 +103,11 @@ _Issue = tuple[str, Span | None, dict[str, Any]]
 
 
 def parse_pbn(
-    lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic], max_board_chars: int | None = None
+    lines: Iterable[str],
+    path: str,
+    file_diagnostics: list[Diagnostic],
+    max_board_chars: int | None = None,
+    part: tuple[int, int] | None = None,
 ) -> Iterator[Board]:
     """Read PBN games from decoded text lines, yielding one :class:`Board` per game.
 
@@ -125,6 +129,17 @@ def parse_pbn(
         Board with only its origin and an F016 error at its first line, and the reading
         goes on at the next game.
 
+    :param part: ``(start, stop)`` character offsets, to read one part of a big file in
+        a worker process: only the games whose ``Origin.offset`` is in ``[start, stop)``
+        are built and yielded (the games before are framed, so lines, offsets and
+        indexes are those of the whole file, but not built), and reading stops at the
+        first game at or after ``stop``.  ``file_diagnostics`` receives what is found
+        while framing this part's games, and, when the part reaches the end of the
+        file, what is found there: the parts ``[0, a), [a, b), ..., [z, inf)`` give
+        between them every board and file diagnostic of the whole file, in order.  Only
+        for text without ``#``/``##`` inheritance (no ``"#`` in the file): the builder
+        never sees the games before the part.
+
     Never raises on bad input: syntax errors become F003 diagnostics at the fault's
     position, and every framed game is yielded.
     """
@@ -136,7 +151,15 @@ def parse_pbn(
         frames = _frame_blocks(lines.items, state, max_board_chars)
     else:
         frames = _frame(lines, state, max_board_chars)
+    start, stop = (0, -1) if part is None else part
     for first_line, offset, text, open_comment in frames:
+        if offset < start or offset >= stop >= 0:  # outside the part: an earlier part's, or a later one's
+            if offset >= stop:
+                return  # what is found from here on is a later part's
+            state.events.clear()
+            if text is not None or open_comment is None:
+                index += 1  # (a frame of only an open comment is no game, as below)
+            continue
         if state.events:
             for code, line, column, detail in state.events:
                 args = {"detail": detail} if code == "F020" else {"length": detail}
@@ -639,7 +662,9 @@ class _Section:
     * ``flat``: Play whose data is one ROWS token of four words a line (the usual case):
       its words and their spans, all in order, while ``elements`` is not yet made (the
       plain play needs only these; :func:`_play_elements` makes ``elements``);
-    * ``plain_tags``: every tag is plain for the builder (:func:`_plain_tag`).
+    * ``plain_tags``: every tag is plain for the builder (:func:`_plain_tag`);
+    * ``export_tags``: every tag pair of ``raw`` is alone on its line as ``[Name "value"]``
+      (the export check then looks no further at them; False: not known).
     """
 
     __slots__ = (
@@ -657,6 +682,7 @@ class _Section:
         "table_rows",
         "flat",
         "plain_tags",
+        "export_tags",
     )
 
     def __init__(self, kind: int, tags: list[Tag], raw: Token | None = None) -> None:
@@ -674,6 +700,7 @@ class _Section:
         self.table_rows: list[Any] | None = None
         self.flat: tuple[list[str], list[Span]] | None = None
         self.plain_tags = False
+        self.export_tags = False
 
 
 #: Tags with their span, shared between boards (Tag is immutable): most tag pairs of a file
@@ -694,13 +721,15 @@ def _tag_pairs(tok: Token) -> list[Tag]:
     return _tag_pairs_plain(tok)[0]
 
 
-def _tag_pairs_plain(tok: Token) -> tuple[list[Tag], bool]:
-    """:func:`_tag_pairs`, and whether every tag is plain (:func:`_plain_tag`)."""
+def _tag_pairs_plain(tok: Token) -> tuple[list[Tag], bool, bool]:
+    """:func:`_tag_pairs`, whether every tag is plain (:func:`_plain_tag`), and whether
+    every tag pair is alone on its line as the export format writes it, ``[Name "value"]``
+    (False also when not known: the export check then reads the token)."""
     # Fast path: every line of the token is one whole tag pair or blank (a tag pair
     # cannot end inside a line that _TAG_RE matches whole, so this is what finditer finds).
     lines = _TAG_LINES
     out = []
-    plain = True
+    plain = export = True
     line = tok.line
     col = tok.column
     for row in tok.split("\n"):
@@ -712,20 +741,23 @@ def _tag_pairs_plain(tok: Token) -> tuple[list[Tag], bool]:
                 continue
             m = _TAG_RE.fullmatch(row)
             if m is None or len(row) > 300:
-                return _tag_pairs_general(tok), False
+                return _tag_pairs_general(tok), False, False
             name, value = m.groups()
+            # the export form: from column 1, one space between name and value, no other
+            exported = col == 1 and len(row) == len(name) + len(value) + 5 and row.startswith(f'[{name} "')
             if "\\" in value:
                 value = _UNESCAPE_RE.sub(r"\1", value)
             tag = Tag(name, value, _span(line, col))
-            got = (tag, _plain_tag(tag))
+            got = (tag, _plain_tag(tag), exported)
             if len(lines) >= 20_000:
                 lines.clear()
             lines[(row, line, col)] = got
         out.append(got[0])
         plain = plain and got[1]
+        export = export and got[2]
         line += 1
         col = 1
-    return out, plain
+    return out, plain, export and bool(out)
 
 
 def _tag_pairs_general(tok: Token) -> list[Tag]:
@@ -779,13 +811,14 @@ def _add_comment(sec: _Section, tok: Token) -> _Section:
 
 def _section_head(kind: int, name: str, tok: Token) -> _Section:
     """An Auction or Play section from its tag token (the name in any case: T122)."""
-    tags, plain = _tag_pairs_plain(tok)
+    tags, plain, export = _tag_pairs_plain(tok)
     t = tags[0]
     sec = _Section(kind, [Tag(name, t.value, t.span)], tok)
     if t.name != name:
         sec.issues.append(("T122", t.span, {"name": t.name, "read": name}))
     else:
         sec.plain_tags = plain
+        sec.export_tags = export
     return sec
 
 
@@ -816,9 +849,10 @@ class _PbnTransformer(Transformer):
         return _unknown(c[0], c[1])
 
     def tags_head(self, c: list[Any]) -> _Section:
-        tags, plain = _tag_pairs_plain(c[0])
+        tags, plain, export = _tag_pairs_plain(c[0])
         sec = _Section(_TAGS, tags, c[0])
         sec.plain_tags = plain
+        sec.export_tags = export
         return sec
 
     def tags_rows(self, c: list[Any]) -> _Section:
@@ -2008,7 +2042,9 @@ def _export_check(
         tok = sec.raw
         if tok is None:
             continue
-        if sec.kind != _TAGS:  # an Auction or Play tag: one tag pair
+        if sec.export_tags:  # every tag pair alone on its line as [Name "value"] (_tag_pairs_plain)
+            m_end = len(tok.rstrip()) if tok.column == 1 else -1
+        elif sec.kind != _TAGS:  # an Auction or Play tag: one tag pair
             t = sec.tags[0]
             end = len(t.name) + len(t.value) + 5
             m_end = end if tok.column == 1 and tok[:end] == f'[{t.name} "{t.value}"]' else -1
@@ -2029,6 +2065,8 @@ def _export_check(
     # the mandatory tag set and the export order (by the sequence of names: it recurs)
     if sections_at:  # an unknown tag with data is a supplemental section (PBN 2.1 §5)
         names = tuple([t.name + "\x00" if k in sections_at else t.name for k, t in enumerate(tags)])
+    elif not shift and len(first) == len(tags):
+        names = tuple(first)  # every name once, in tag order: the names of ``tags``
     else:
         names = tuple(map(_NAME, tags))
     found = _ORDER_CHECKS.get((names, shift, version))

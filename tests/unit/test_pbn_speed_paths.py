@@ -238,3 +238,33 @@ def test_blocks_frame_a_plain_file_without_lines(monkeypatch: pytest.MonkeyPatch
 @pytest.mark.parametrize("text", ["", "a\nb", "a\tb", "\x00", "x\x1f", "\x7f", "é\x85", "é", "\x0b\n"])
 def test_control_check_as_the_regex(text: str) -> None:
     assert pbn._has_controls(text) == (pbn._CONTROL_RE.search(text) is not None)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '[Board "1"]',
+        '[Board  "1"]',
+        '[ Board "1"]',
+        '[Board "1" ]',
+        '[Board"1"]',
+        '[Board "1"]{c}',
+        '[Board "1"];c',
+        '  [Board "1"]',
+        '[Board "a\\"b"]',
+    ],
+)
+def test_export_tag_form_as_the_regex_check(line: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The export check trusts the tag lines' own form (_Section.export_tags, found by
+    _tag_pairs_plain) where it would have matched the token against _EXPORT_TAG_RUN."""
+    text = f'% EXPORT\n[Event "e"]\n{line}\n[Dealer "N"]\n[Auction "N"]\nPass Pass Pass Pass\n'
+
+    def f020(boards: list) -> list:
+        return [(d.line, d.column, d.message) for d in boards[0].diagnostics if d.code == "F020"]
+
+    fast = f020(pbn.parse_pbn_text(text))
+    real = pbn._tag_pairs_plain
+    monkeypatch.setattr(pbn, "_tag_pairs_plain", lambda tok: (*real(tok)[:2], False))
+    pbn._TAG_LINES.clear()
+    assert fast == f020(pbn.parse_pbn_text(text))
+    assert any("alone on its line" in m for _, _, m in fast) == (line not in ('[Board "1"]', '[Board "a\\"b"]'))
