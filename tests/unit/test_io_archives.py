@@ -356,3 +356,19 @@ def test_an_archive_on_standard_input_is_held_in_memory(
             f"<stdin>!inner/a.pbn:0:0: F010 error: archive member exceeds the size limit of {limit} bytes: not read",
             "<stdin>!inner/b.lin",
         ]
+
+
+def test_lines_without_digest_read_the_same_and_leave_no_hash(tmp_path: Path) -> None:
+    """``Input.lines(digest=False)`` (validate keeps no hash): the same lines and byte count, ``sha256`` None."""
+    from handrec.io import FileSource
+
+    data = b'[Board "1"]\r\n[Event "\xc3\xa9t\xc3\xa9"]\r\n\r\n[Board "2"]\n'
+    p = tmp_path / "x.pbn"
+    p.write_bytes(data)
+    hashed = Input(str(p), "pbn", source=FileSource(str(p)))
+    plain = Input(str(p), "pbn", source=FileSource(str(p)))
+    assert (
+        list(hashed.lines()) == list(plain.lines(digest=False)) == ['[Board "1"]', '[Event "été"]', "", '[Board "2"]']
+    )
+    assert hashed.sha256 == hashlib.sha256(data).hexdigest() and plain.sha256 is None
+    assert hashed.nbytes == plain.nbytes == len(data)
