@@ -9,10 +9,17 @@ checks; skipped with a note when endplay is not installed).  Run:
 
 Rows: ``read + split lines``; ``endplay parse``; ``handrec parse``;
 ``handrec parse + validate`` (every board replayed: deal, auction, play,
-result, score); the same with ``--jobs 2`` (a process pool over the two
-halves of the file, split at a board boundary; pool start-up included);
-``handrec convert-to-arrow`` (parse + validate + the rows of the five tables
-as Arrow record batches, no Parquet writing).  Columns: boards/s (best of
+result, score); ``same, --jobs 1``: what ``handrec validate`` does, through
+:func:`handrec.validate_run.validate_paths` in one process (the above, plus
+each board's record for the event checks, the checks themselves and the
+reports); PBN ``same, --jobs 2``: the same function with two worker
+processes, the file split in parts as ``handrec validate --jobs 2`` splits a
+big PBN file (parts of at most :data:`handrec.validate_run.PART_BYTES`, here
+at least two; pool start-up included); LIN ``same, 2 halves (bench)``: the
+benchmark's own pool over the two halves of the file, split at a board
+boundary (the product reads a LIN file in one process: state runs from deal
+to deal); ``handrec convert-to-arrow`` (parse + validate + the rows of the
+five tables as Arrow record batches, no Parquet writing).  Columns: boards/s (best of
 ``--repeat``); ``vs lines``: time relative to reading the lines (lower is
 better); ``vs endplay``: boards/s relative to endplay's parse (higher is
 better; the target for parse + validate is at least 5).  Then real files
@@ -24,8 +31,8 @@ The input is generated (``handrec.generate``: full deals, auctions, 13
 tricks of play, results and scores) so the run needs nothing else.  handrec
 reads it as ``handrec validate`` and ``convert`` do: :meth:`handrec.io.Input.lines`
 (blocks of 1 MiB read, hashed and decoded, split into lines), then the parser.
-The ``--jobs 2`` row pays for starting its pool in every run: a larger file
-(the default ``--boards 20000``) shows it better than a short run.
+The two-process rows pay for starting their pool in every run: a larger
+file (the default ``--boards 20000``) shows them better than a short run.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from handrec.lin import dump as lin_dump
 from handrec.parse.lin import parse_lin
 from handrec.parse.pbn import parse_pbn
 from handrec.pbn import dump as pbn_dump
+from handrec.validate_run import PART_BYTES, validate_paths
 from handrec.validator import analyse
 
 _PARSERS = {"pbn": parse_pbn, "lin": parse_lin}
@@ -192,7 +200,15 @@ def main() -> None:
             def parse_validate(p: Path = p, fmt: str = fmt) -> int:
                 return _parse_validate(fmt, str(p), p.read_bytes())
 
-            def parse_validate_jobs2(p: Path = p, fmt: str = fmt) -> int:
+            def validate_jobs1(p: Path = p) -> int:
+                return sum(r.boards for r in validate_paths([p], jobs=1))
+
+            def validate_jobs2(p: Path = p) -> int:
+                """The product's parallel path: two workers, the file in parts (at least two)."""
+                part_bytes = min(PART_BYTES, -(-p.stat().st_size // 2))
+                return sum(r.boards for r in validate_paths([p], jobs=2, pool_bytes=0, part_bytes=part_bytes))
+
+            def parse_validate_halves(p: Path = p, fmt: str = fmt) -> int:
                 with mp.Pool(2) as pool:
                     return sum(pool.map(_part, halves(fmt, p)))
 
@@ -222,7 +238,10 @@ def main() -> None:
                 ("endplay parse", endplay_parse if load is not None else None),
                 ("handrec parse", parse_only),
                 ("handrec parse + validate", parse_validate),
-                ("  same, --jobs 2", parse_validate_jobs2),
+                ("  same, --jobs 1", validate_jobs1),
+                ("  same, --jobs 2", validate_jobs2)
+                if fmt == "pbn"
+                else ("  same, 2 halves (bench)", parse_validate_halves),
                 ("handrec convert-to-arrow", convert),
             ]
             results: dict[str, tuple[float, list[float]]] = {}

@@ -126,7 +126,11 @@ class EventChecker:
 
     def add(self, board: Board, rep: Replay | None = None) -> None:
         """Record one board (``rep``: its replay, computed when not given)."""
-        r = record(board, rep)
+        self.add_record(record(board, rep))
+
+    def add_record(self, r: GameRecord) -> None:
+        """Record one game already reduced by :func:`handrec.events.record` (in a worker process,
+        say: a :class:`~handrec.events.GameRecord` pickles, a board need not travel)."""
         self._records.append(r)
         self._wanted = self._wanted or bool(r.claims or r.tables)
 

@@ -8,7 +8,6 @@ found, 2 when an input could not be read or the usage is wrong.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import json
 import os
 import sys
@@ -19,7 +18,7 @@ from typing import Annotated
 import typer
 
 from handrec import __version__
-from handrec.diagnostics import CODES, Severity
+from handrec.diagnostics import Severity
 
 app = typer.Typer(
     name="handrec",
@@ -156,6 +155,16 @@ def validate(
     max_errors: Annotated[
         int | None, typer.Option("--max-errors", min=1, help="Stop after N errors (huge archives).")
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Worker processes (default: all cores; the output is the same whatever N). Small runs, and "
+            "--dd, are read in one process.",
+        ),
+    ] = None,
     max_line_size: LineSize = "1M",
     max_file_size: FileSize = "4G",
     max_board_size: BoardSize = "16M",
@@ -166,7 +175,7 @@ def validate(
         typer.Option(
             "--dd",
             help="Also check DoubleDummyTricks, Ability, OptimumResultTable, OptimumScore, ParContract and "
-            "Minimax against the double-dummy solver (needs handrec\\[dd]; D210-D213).",
+            "Minimax against the double-dummy solver (needs handrec\\[dd]; D210-D213; read in one process).",
         ),
     ] = False,
 ) -> None:
@@ -175,15 +184,14 @@ def validate(
     Prints `path:line:col: CODE severity: message` per fault, then
     `N files, N boards, N errors, N warnings`.  With `--fail-fast` or
     `--max-errors N` it stops after the first or the N-th error (the
-    summary counts what was read; exit status as without).  With `--dd`
+    summary counts what was read; exit status as without).  `--jobs N`
+    reads the inputs in N processes (a big PBN file in parts) with the
+    same output as one.  With `--dd`
     the double-dummy tables and par a file writes are solved again (DDS via
     endplay, 40 deals a call, cached on disk in $HANDREC_DD_CACHE or
     ~/.cache/handrec) and every wrong value reported at its tag.
     """
-    from handrec.check_scores import EventChecker
-    from handrec.diagnostics import make
-    from handrec.reader import iter_inputs, read_input
-    from handrec.validator import analyse
+    from handrec.validate_run import validate_paths
 
     if dd:
         from handrec import dd as ddmod
@@ -199,89 +207,48 @@ def validate(
     unreadable = False
     all_diags = []
     out = sys.stdout
-    input_errors: list = []
-
-    numbers: list[int | None] = []  # the board numbers of the input being read, by index (JSON)
-
-    def emit(d) -> None:
-        nonlocal errors, warns, unreadable
-        if CODES[d.code].strict:
-            if not strict:
-                return
-            d = dataclasses.replace(d, severity=max(d.severity, Severity.WARNING))
-        if d.severity is Severity.ERROR:
-            errors += 1
-        elif d.severity is Severity.WARNING:
-            warns += 1
-        if _unreadable(d.code):
-            unreadable = True
-        if not (d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info):
-            return  # counted, not shown
-        if format is DiagFormat.json:
-            doc = d.to_dict()
-            i = doc["board_index"]
-            doc["board_number"] = numbers[i] if i is not None and 0 <= i < len(numbers) else None
-            all_diags.append(doc)
-        else:
-            out.write(_printable(str(d)) + "\n")
-
-    def stopped() -> bool:
-        return stop_at is not None and errors >= stop_at
-
-    def drain() -> None:  # paths and archive members not read, in input order
-        while input_errors and not stopped():
-            emit(input_errors.pop(0))
-
-    checker = EventChecker()  # claimed event figures (ScoreMP, ScoreTable...): checked per input
-    dd_boards: list = []  # --dd: the input's boards that write double dummy or par
     previous_cache = ddmod.set_cache_dir(ddmod.default_cache_dir()) if dd else None
-    for inp in iter_inputs(paths, input_errors, limits):
-        drain()
-        if stopped():
-            break
-        files += 1
-        numbers.clear()
-        try:
-            for board in read_input(inp):
-                boards += 1
+    try:
+        reports = validate_paths(
+            paths,
+            jobs=jobs,
+            limits=limits,
+            strict=strict,
+            max_errors=stop_at,
+            dd=dd,
+            dd_progress=_progress_bar("double dummy") if dd else None,
+        )
+        for report in reports:
+            files += report.is_input
+            boards += report.boards
+            errors += report.errors
+            warns += report.warnings
+            for finding in report.findings:
+                d = finding.diagnostic
+                if _unreadable(d.code):
+                    unreadable = True
+                if not (d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info):
+                    continue  # counted, not shown
                 if format is DiagFormat.json:
-                    numbers.append(board.number)
-                a = analyse(board)
-                for d in a.diagnostics:
-                    emit(d)
-                checker.add(board, a.replay)
-                if dd and ddmod.has_dd_values(board):
-                    dd_boards.append(board)
-                if stopped():
-                    break
-            else:
-                for d in checker.finish():
-                    emit(d)
-                if dd_boards:
-                    for d in ddmod.check_boards(dd_boards, progress=_progress_bar("double dummy")):
-                        emit(d)
-            dd_boards = []
-        except Exception as e:  # a bug, not an input fault: report it as one and go on
-            emit(make("F015", None, None, path=inp.path, error=f"{type(e).__name__}: {e}"))
-            checker = EventChecker()
-            dd_boards = []
-        for d in inp.diagnostics:
-            emit(d)
-        if stopped():
-            break
-    drain()
-    if dd:
-        ddmod.set_cache_dir(previous_cache)
+                    doc = d.to_dict()
+                    doc["board_number"] = finding.board_number
+                    all_diags.append(doc)
+                else:
+                    out.write(_printable(str(d)) + "\n")
+    finally:
+        if dd:
+            ddmod.set_cache_dir(previous_cache)
+    stopped = stop_at is not None and errors >= stop_at
     summary = f"{files} files, {boards} boards, {errors} errors, {warns} warnings"
     if format is DiagFormat.json:
         doc = {"files": files, "boards": boards, "errors": errors, "warnings": warns, "diagnostics": all_diags}
-        if stopped():
+        if stopped:
             doc["stopped"] = True
         json.dump(doc, out, ensure_ascii=False, indent=1)
         out.write("\n")
     else:
         out.write(summary + "\n")
-    if stopped():
+    if stopped:
         why = "--fail-fast" if fail_fast else f"--max-errors {max_errors}"
         typer.echo(f"handrec: stopped after {errors} error{'s' if errors > 1 else ''} ({why})", err=True)
     raise typer.Exit(2 if unreadable else 1 if errors else 0)

@@ -44,7 +44,13 @@ def _unknown_reason(inp: Input) -> str:
     return "no PBN tag pair or LIN command found"
 
 
-def read_input(inp: Input) -> Iterator[Board]:
+def read_input(
+    inp: Input,
+    *,
+    part: tuple[int, int] | None = None,
+    file_diagnostics: list[Diagnostic] | None = None,
+    digest: bool = True,
+) -> Iterator[Board]:
     """Yield the boards of one input, appending file-level faults to ``inp.diagnostics``.
 
     An input whose format is unknown yields nothing and gets one F004
@@ -54,20 +60,39 @@ def read_input(inp: Input) -> Iterator[Board]:
     yielded with only an F016 error (see :func:`handrec.parse.pbn.parse_pbn`).
     A file read to its end without a single board (empty, or headers and
     comments only) gets an F018 warning.
+
+    ``file_diagnostics``: where the parser's own file-level faults go (F005,
+    F020, F021...); by default ``inp.diagnostics``, beside the reading's
+    (F001, F002, F010, F013).  ``part`` (PBN only): ``(start, stop)``
+    character offsets, to read one part of a big file (the ``part`` of
+    :func:`handrec.parse.pbn.parse_pbn`: only for a file without ``#``
+    inheritance); no F018 then, since a part may hold no game (the caller
+    judges the whole file).  ``digest=False``: the bytes are not hashed
+    (``inp.sha256`` stays ``None``; see :meth:`handrec.io.Input.lines`).
+
+    :raises ValueError: for a ``part`` of an input that is not PBN.
     """
+    if part is not None and inp.format != "pbn":
+        raise ValueError(f"only a PBN file is read in parts, not {inp.format!r}")
     if inp.format is None:
         inp.diagnostics.append(make("F004", None, None, path=inp.path, reason=_unknown_reason(inp)))
         return
-    parse = _parser(inp.format)
+    found = inp.diagnostics if file_diagnostics is None else file_diagnostics
     n = 0
     try:
-        for board in parse(inp.lines(), inp.path, inp.diagnostics, inp.limits.max_board_bytes):
+        if part is None:
+            boards = _parser(inp.format)(inp.lines(digest=digest), inp.path, found, inp.limits.max_board_bytes)
+        else:
+            from handrec.parse.pbn import parse_pbn
+
+            boards = parse_pbn(inp.lines(digest=digest), inp.path, found, inp.limits.max_board_bytes, part=part)
+        for board in boards:
             n += 1
             yield board
     except InputError as e:
         inp.diagnostics.append(make("F001", None, None, path=inp.path, reason=str(e)))
         return
-    if n == 0 and not any(d.severity is Severity.ERROR for d in inp.diagnostics):
+    if part is None and n == 0 and not any(d.severity is Severity.ERROR for d in (*inp.diagnostics, *found)):
         inp.diagnostics.append(make("F018", None, None, path=inp.path, format=inp.format.upper()))
 
 

@@ -90,15 +90,12 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
-import multiprocessing
 import os
 import shutil
-import sys
-import threading
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,6 +106,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from handrec import __version__
+from handrec._pool import start_pool as _executor  # the pool validate --jobs uses too
 from handrec.arrow import SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
 from handrec.check_scores import check_event, check_pairs
 from handrec.diagnostics import Diagnostic, Severity, make
@@ -383,16 +381,6 @@ def _run_job(job: _Job) -> _JobResult:
     for t in writers:
         os.replace(work / f"{job.part}.{t}.parquet.tmp", work / f"{job.part}.{t}.parquet")
     return _JobResult(done, diagnostics)
-
-
-def _executor(jobs: int) -> ProcessPoolExecutor:
-    """A started process pool: ``fork`` on Linux when this process has one thread, else the default."""
-    ctx = None
-    if sys.platform.startswith("linux") and threading.active_count() == 1:
-        ctx = multiprocessing.get_context("fork")
-    ex = ProcessPoolExecutor(jobs, mp_context=ctx)
-    ex.submit(int).result()  # start the workers now, before the caller starts any thread
-    return ex
 
 
 def _dask_client(jobs: int, scheduler: str | None) -> Any:

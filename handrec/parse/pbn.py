@@ -136,7 +136,8 @@ def parse_pbn(
         first game at or after ``stop``.  ``file_diagnostics`` receives what is found
         while framing this part's games, and, when the part reaches the end of the
         file, what is found there: the parts ``[0, a), [a, b), ..., [z, inf)`` give
-        between them every board and file diagnostic of the whole file, in order.  Only
+        between them every board and file diagnostic of the whole file, in order (what
+        follows the last game goes to the part that holds it).  Only
         for text without ``#``/``##`` inheritance (no ``"#`` in the file): the builder
         never sees the games before the part.
 
@@ -152,7 +153,11 @@ def parse_pbn(
     else:
         frames = _frame(lines, state, max_board_chars)
     start, stop = (0, -1) if part is None else part
+    # what is found after the last frame is the part's that holds that frame (the first
+    # part's when there is none)
+    owner = start == 0
     for first_line, offset, text, open_comment in frames:
+        owner = offset >= start
         if offset < start or offset >= stop >= 0:  # outside the part: an earlier part's, or a later one's
             if offset >= stop:
                 return  # what is found from here on is a later part's
@@ -180,6 +185,8 @@ def parse_pbn(
             yield Board(origin, diagnostics=(d,))
             continue
         yield builder.build_safely(parser, text, origin)
+    if not owner:
+        return
     for code, line, column, detail in state.events:
         args = {"detail": detail} if code == "F020" else {"length": detail}
         file_diagnostics.append(make(code, None, Span(line, column), path=path, **args))

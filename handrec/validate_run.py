@@ -1,0 +1,746 @@
+"""The engine of ``handrec validate``: every input checked, in one process or over a process pool.
+
+:func:`validate_paths` lists the inputs under some paths (files, folders,
+zip and tar archives, compressed files, ``-`` for standard input: see
+:func:`handrec.io.iter_entries`), reads every board, replays it against the
+Laws and the scorer (:func:`handrec.validator.analyse`: deal, auction, play,
+contract, result, score), checks the figures each input claims about its
+event (:class:`handrec.check_scores.EventChecker`: ScoreMP, ScoreIMP,
+ScorePercentage, ScoreRubber, ScoreTable, TotalScoreTable, S603-S609; a pair
+playing a board twice, S612 / Law 15A), optionally the double-dummy values
+(:func:`handrec.dd.check_boards`, D210-D213), and yields one
+:class:`InputReport` per input, in input order: exactly what ``handrec
+validate`` prints, the same whatever ``jobs``.
+
+**One process or a pool.**  With ``jobs`` 1, with ``dd``, or when the
+inputs are few and small (under ``pool_bytes`` in all, or a single input
+that is not split), everything runs here, board by board, as a stream:
+stopping early (``max_errors``) reads no further.  Otherwise a process pool
+(:func:`handrec._pool.start_pool`, the one ``handrec convert`` starts) reads
+the inputs: consecutive small inputs grouped into tasks of about
+``task_bytes``, and a big PBN file split into parts (below).  A worker sends
+back, per board, only what this process needs: the board's diagnostics, its
+board number and its :class:`~handrec.events.GameRecord` (for the event
+checks, which run here over all the boards of the input); never the
+:class:`~handrec.model.Board`.  About ``2 * jobs`` tasks are in flight (once
+more than that are waiting, the oldest is waited for) and their results are
+consumed in input order, so memory stays bounded on a huge archive (beside
+the one record per board of the input being checked, which one process keeps
+too).  The stopping point of ``max_errors`` is counted in input order exactly
+as in one process; work the workers did past it is dropped (and the tasks
+running are told to stop: :data:`_stop_event`).  Inputs that
+cannot travel to another process (a big member streamed from a tar archive)
+are read here as soon as they are listed, and reported in their turn.
+
+**Parts.**  A plain PBN file on disk (not compressed) over ``part_bytes``
+is read as parts of about ``part_bytes`` (a multiple of ``jobs`` of them, at
+most :data:`PARTS_PER_JOB` x ``jobs``, since each part's worker frames the
+file from its start to reach its part) with the ``part`` parameter of
+:func:`handrec.parse.pbn.parse_pbn`, unless its bytes hold ``"#``: the
+``#``/``##`` tag inheritance of PBN 2.1 §4.8 copies values from the previous
+game, which a part does not see.  The boards and file diagnostics of the
+parts, put together in order, are those of the whole file (same lines,
+offsets and board indexes); the reading's own diagnostics (F001, F002, F010,
+F013) come from the part being reported (the last part reads the whole file),
+each parser diagnostic keeps its place among them, and what the parser finds
+after the last game comes from the part that holds that game.  LIN files are never split (a LIN file carries state from deal to
+deal).
+
+Which diagnostics a report holds, and in which order, per input: each
+board's (as it is read), then the input's event checks, then (``dd``) the
+double-dummy checks, then the input's file-level faults (when the run stops
+part-way through an input: its boards up to the one that brought the errors
+to ``max_errors``, then the file-level faults found up to there, as one
+process reading the input has found them).  ``strict``: the
+codes that the standard lets readers skip (unknown tags...) are reported, as
+warnings at least; without it they are dropped.  A fault that is a bug in
+handrec rather than in the input is reported as F015 and the input's
+reading ends there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import mmap
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any, NamedTuple
+
+from handrec import validator
+from handrec.check_scores import EventChecker
+from handrec.diagnostics import CODES, Diagnostic, Severity, make
+from handrec.events import GameRecord, record
+from handrec.io import CHUNK_BYTES, DEFAULT_LIMITS, FileSource, Input, Limits, close_archives, iter_entries
+from handrec.reader import read_input
+
+__all__ = [
+    "Finding",
+    "InputReport",
+    "validate_paths",
+    "POOL_BYTES",
+    "PART_BYTES",
+    "PARTS_PER_JOB",
+    "TASK_BYTES",
+]
+
+#: Inputs under this many bytes in all (on disk) are validated in this process: no pool.
+POOL_BYTES = 4 << 20
+#: A plain PBN file over this many bytes is read in parts of about this size.
+PART_BYTES = 4 << 20
+#: At most this many parts of one file per worker process (each part frames the file up to its start).
+PARTS_PER_JOB = 4
+#: Consecutive inputs grouped into one task for a worker up to about this many bytes.
+TASK_BYTES = 1 << 20
+_MAX_TASK_INPUTS = 256
+#: The ``stop`` of a file's last part: past any offset.
+_END = 10**18
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One diagnostic as ``handrec validate`` reports it.
+
+    ``diagnostic``: with its severity as reported (``--strict`` raises the
+    codes the standard lets readers skip to warnings); ``board_number``: the
+    Board number of the board at ``diagnostic.board`` in its input (JSON
+    ``board_number``), ``None`` for a fault of a whole input or when the
+    board has no number.
+    """
+
+    diagnostic: Diagnostic
+    board_number: Any = None
+
+
+@dataclass(slots=True)
+class InputReport:
+    """What ``handrec validate`` reports for one input, or for one entry that is not read.
+
+    ``path``: as shown in diagnostics (``archive.zip!inner/x.pbn`` for a
+    member).  ``is_input``: ``True`` for an input read (``handrec validate``
+    counts it among the files), ``False`` for a path or archive member that
+    is not read (missing, refused by a limit or as unsafe: F001, F008-F010,
+    F014), whose one finding says why.  ``boards``: the boards read.
+    ``findings``: every diagnostic, in output order (see the module doc),
+    shown or not (``--no-warnings`` and ``--info`` only filter what is
+    printed).  ``errors``, ``warnings``: the findings of those severities.
+    ``stopped``: ``max_errors`` was reached with this report, the last one.
+    """
+
+    path: str
+    is_input: bool
+    boards: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    errors: int = 0
+    warnings: int = 0
+    stopped: bool = False
+
+
+# =========================================================================================
+# Reading (in a worker or in this process)
+# =========================================================================================
+
+
+class _Item(NamedTuple):
+    """One board read (what the parent needs of it), or a failure that ends the input's reading.
+
+    ``mark``: how many of the input's diagnostics existed when the board was
+    read (for a part: of the reading's own, see :class:`_PartResult`; ``pmark``:
+    the part's parser diagnostics so far).  ``read``: a board was read (and
+    counted).  ``failure``: the text of an F015 (a bug, not an input fault):
+    the input's reading ends here.  ``board``: the board itself, only in this
+    process (``--dd``).
+    """
+
+    mark: int
+    read: bool
+    number: Any = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    record: GameRecord | None = None
+    failure: str | None = None
+    board: Any = None
+    pmark: int = 0
+
+
+class _InputResult(NamedTuple):
+    """A whole input read by a worker: its items and then its diagnostics (``Input.diagnostics``)."""
+
+    items: list[_Item]
+    diagnostics: list[Diagnostic]
+
+
+class _PartResult(NamedTuple):
+    """One part of a split PBN file read by a worker.
+
+    ``reading``: the diagnostics of the reading itself (F001, F002, F010,
+    F013) up to where this part stopped reading; ``parser``: the parser's
+    file diagnostics of this part's games, in order, and ``marks[i]`` how many
+    ``reading`` diagnostics came before ``parser[i]``.
+    """
+
+    items: list[_Item]
+    reading: list[Diagnostic]
+    parser: list[Diagnostic]
+    marks: list[int]
+
+
+class _ParserDiagnostics(list):
+    """The ``file_diagnostics`` list given to the parser for one part: remembers, for each
+    diagnostic appended, how many of the reading's own (``reading``) came before it."""
+
+    def __init__(self, reading: list[Diagnostic]) -> None:
+        super().__init__()
+        self.reading = reading
+        self.marks: list[int] = []
+
+    def append(self, d: Diagnostic) -> None:
+        self.marks.append(len(self.reading))
+        super().append(d)
+
+    def extend(self, ds: Iterable[Diagnostic]) -> None:
+        for d in ds:
+            self.append(d)
+
+
+#: ``(event, pid)``: the event :func:`_run` sets when it stops early, in the process ``pid`` that
+#: runs the pool, and in the workers forked from it, which drop their task (its result is not wanted
+#: any more); ``None`` when no pool runs, and in a worker not forked (a pool of spawned workers just
+#: finishes its tasks).  The process that runs the pool never stops a reading for it.
+_stop_event: tuple[Any, int] | None = None
+#: Boards between two looks at :data:`_stop_event`.
+_STOP_EVERY = 32
+
+
+def _stopping() -> bool:
+    s = _stop_event
+    return s is not None and s[1] != os.getpid() and s[0].is_set()
+
+
+def _error(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}"
+
+
+def _items(
+    inp: Input, keep: bool = False, part: tuple[int, int] | None = None, parser: _ParserDiagnostics | None = None
+) -> Iterator[_Item]:
+    """The items of ``inp`` (or of one ``part`` of it, its parser diagnostics into ``parser``), one per board.
+
+    ``keep``: put the Board in each item (``--dd``, in this process only).
+    An exception (a bug) ends the items with a failure.
+    """
+    diags = inp.diagnostics
+    boards = read_input(inp, part=part, file_diagnostics=parser, digest=False)  # validate keeps no hash
+    n = 0
+    while True:
+        try:
+            board = next(boards)
+        except StopIteration:
+            return
+        except Exception as e:  # a bug in the reader: F015
+            yield _Item(len(diags), False, failure=_error(e), pmark=len(parser or ()))
+            return
+        mark, pmark, number = len(diags), len(parser or ()), board.number
+        try:
+            a = validator.analyse(board)
+        except Exception as e:
+            yield _Item(mark, True, number, failure=_error(e), pmark=pmark)
+            return
+        try:
+            rec = record(board, a.replay)
+        except Exception as e:
+            yield _Item(mark, True, number, a.diagnostics, failure=_error(e), pmark=pmark)
+            return
+        yield _Item(mark, True, number, a.diagnostics, rec, None, board if keep else None, pmark)
+        n += 1
+        if n % _STOP_EVERY == 0 and _stopping():
+            return  # in a worker whose results are not wanted: they are dropped, complete or not
+
+
+def _read_inputs(inputs: list[Input]) -> list[_InputResult]:
+    """A worker's task: whole inputs."""
+    return [_InputResult(list(_items(inp)), inp.diagnostics) for inp in inputs]
+
+
+def _read_part(inp: Input, part: tuple[int, int]) -> _PartResult:
+    """A worker's task: one part of a plain PBN file."""
+    parser = _ParserDiagnostics(inp.diagnostics)
+    items = list(_items(inp, part=part, parser=parser))
+    return _PartResult(items, inp.diagnostics, list(parser), parser.marks)
+
+
+# =========================================================================================
+# Inputs as the parent consumes them
+# =========================================================================================
+
+
+class _LocalUnit:
+    """An input read here, board by board (its diagnostics: the live ``Input.diagnostics``)."""
+
+    def __init__(self, inp: Input, keep: bool) -> None:
+        self.path = inp.path
+        self.items: Iterator[_Item] = _items(inp, keep)
+        self._inp = inp
+
+    def diagnostics(self) -> list[Diagnostic]:
+        return self._inp.diagnostics
+
+
+class _DoneUnit:
+    """An input read whole (by a worker, or here ahead of its turn)."""
+
+    def __init__(self, path: str, result: _InputResult) -> None:
+        self.path = path
+        self.items: Iterator[_Item] = iter(result.items)
+        self._diagnostics = result.diagnostics
+
+    def diagnostics(self) -> list[Diagnostic]:
+        return self._diagnostics
+
+
+def _merge(reading: list[Diagnostic], parser: list[Diagnostic], marks: list[int]) -> list[Diagnostic]:
+    """The input's diagnostics in the order one reading appends them: ``parser[i]`` after ``marks[i]`` of ``reading``."""
+    out: list[Diagnostic] = []
+    j = 0
+    for i, d in enumerate(reading):
+        while j < len(parser) and marks[j] <= i:
+            out.append(parser[j])
+            j += 1
+        out.append(d)
+    out.extend(parser[j:])
+    return out
+
+
+class _SplitUnit:
+    """A PBN file read in parts: the parts' items in order, with marks as one reading of the file gives them.
+
+    ``first``: the result of part 0; ``next_part()`` gives the result of the
+    next part (in order) when asked.
+    """
+
+    def __init__(self, inp: Input, count: int, first: _PartResult, next_part: Callable[[], _PartResult]) -> None:
+        self.path = inp.path
+        self._format = inp.format or "pbn"
+        self._reading: list[Diagnostic] = []
+        self._parser: list[Diagnostic] = []
+        self._marks: list[int] = []
+        self._boards = 0
+        self._complete = False
+        self.items: Iterator[_Item] = self._walk(count, first, next_part)
+
+    def _walk(self, count: int, first: _PartResult, next_part: Callable[[], _PartResult]) -> Iterator[_Item]:
+        for k in range(count):
+            res = first if k == 0 else next_part()
+            base = len(self._parser)
+            self._parser += res.parser
+            self._marks += res.marks
+            self._reading = res.reading
+            for item in res.items:
+                self._boards += item.read
+                yield item._replace(mark=item.mark + base + item.pmark, pmark=0)
+                if item.failure is not None:
+                    return
+        self._complete = True
+
+    def diagnostics(self) -> list[Diagnostic]:
+        out = _merge(self._reading, self._parser, self._marks)
+        if self._complete and self._boards == 0 and not any(d.severity is Severity.ERROR for d in out):
+            out.append(make("F018", None, None, path=self.path, format=self._format.upper()))  # as read_input
+        return out
+
+
+_Unit = _LocalUnit | _DoneUnit | _SplitUnit
+
+
+def _local_units(entries: Iterable[Input | Diagnostic], keep: bool) -> Iterator[_Unit | Diagnostic]:
+    for e in entries:
+        yield _LocalUnit(e, keep) if isinstance(e, Input) else e
+
+
+# =========================================================================================
+# The pool: tasks, in order
+# =========================================================================================
+
+
+class _Task(NamedTuple):
+    """``kind``: ``"entry"`` (a diagnostic: not read), ``"here"`` (an input read in this
+    process), ``"inputs"`` (whole inputs for a worker), ``"part"`` (part ``index`` of
+    ``count`` of one file: character offsets ``part``)."""
+
+    kind: str
+    inputs: tuple[Input, ...] = ()
+    entry: Diagnostic | None = None
+    index: int = 0
+    count: int = 1
+    part: tuple[int, int] = (0, _END)
+
+
+_CONTINUATION = bytes(range(0x80, 0xC0))
+
+
+def _scan(path: str) -> float | None:
+    """Characters per byte of a file, estimated on its first block (CR LF and a UTF-8
+    character count as one); ``None`` when its bytes hold ``"#`` (a ``#``/``##`` inherited
+    tag value may be there) or it cannot be read."""
+    try:
+        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            if m.find(b'"#') >= 0:
+                return None
+            head = m[:CHUNK_BYTES]
+    except (OSError, ValueError):
+        return None
+    if not head:
+        return 1.0
+    return (len(head.translate(None, _CONTINUATION)) - head.count(b"\r\n")) / len(head)
+
+
+def _part_bounds(inp: Input, jobs: int, part_bytes: int) -> list[tuple[int, int]] | None:
+    """The parts ``(start, stop)`` (character offsets) of an input to split, or ``None``."""
+    src = inp.source
+    if inp.format != "pbn" or inp.opener is not None or not isinstance(src, FileSource) or src.compression:
+        return None
+    size = inp.size
+    n = min(-(-size // part_bytes), PARTS_PER_JOB * jobs)
+    if n < 2:
+        return None
+    n = -(-n // jobs) * jobs  # a multiple of jobs: the workers finish together
+    ratio = _scan(src.path)
+    if ratio is None:
+        return None
+    chars = int(size * ratio)  # offsets count characters: parts of about the same number of games
+    cuts = [chars * i // n for i in range(n)] + [_END]
+    return list(zip(cuts, cuts[1:]))
+
+
+def _tasks(
+    entries: Iterable[Input | Diagnostic], bounds: Callable[[Input], list[tuple[int, int]] | None], task_bytes: int
+) -> Iterator[_Task]:
+    """The tasks, in input order: consecutive whole inputs grouped up to about ``task_bytes``."""
+    group: list[Input] = []
+    size = 0
+    for e in entries:
+        if isinstance(e, Input) and e.picklable:
+            parts = bounds(e)
+            if parts is None:
+                cost = max(e.size, 1)
+                if group and (size + cost > task_bytes or len(group) >= _MAX_TASK_INPUTS):
+                    yield _Task("inputs", tuple(group))
+                    group, size = [], 0
+                group.append(e)
+                size += cost
+                continue
+        if group:
+            yield _Task("inputs", tuple(group))
+            group, size = [], 0
+        if isinstance(e, Diagnostic):
+            yield _Task("entry", entry=e)
+        elif not e.picklable:
+            yield _Task("here", (e,))
+        else:
+            for i, p in enumerate(parts):  # type: ignore[arg-type]
+                yield _Task("part", (e,), index=i, count=len(parts), part=p)  # type: ignore[arg-type]
+    if group:
+        yield _Task("inputs", tuple(group))
+
+
+def _done(value: Any) -> Future[Any]:
+    f: Future[Any] = Future()
+    f.set_result(value)
+    return f
+
+
+def _submit(executor: Executor, task: _Task) -> Future[Any]:
+    if task.kind == "entry":
+        return _done(None)
+    if task.kind == "here":  # read now: the next entry may move its archive stream on
+        inp = task.inputs[0]
+        return _done(_InputResult(list(_items(inp)), inp.diagnostics))
+    if task.kind == "part":
+        return executor.submit(_read_part, task.inputs[0], task.part)
+    return executor.submit(_read_inputs, list(task.inputs))
+
+
+def _in_order(tasks: Iterable[_Task], executor: Executor, jobs: int) -> Iterator[tuple[_Task, Any]]:
+    """Run the tasks, at most ``2 * jobs`` in flight; yield ``(task, result)`` in task order."""
+    pending: deque[tuple[_Task, Future[Any]]] = deque()
+    try:
+        for task in tasks:
+            pending.append((task, _submit(executor, task)))
+            while pending and (len(pending) > 2 * jobs or pending[0][1].done()):
+                t, f = pending.popleft()
+                yield t, f.result()
+        while pending:
+            t, f = pending.popleft()
+            yield t, f.result()
+    finally:
+        for _, f in pending:
+            f.cancel()
+
+
+def _pool_units(results: Iterator[tuple[_Task, Any]]) -> Iterator[_Unit | Diagnostic]:
+    def next_part() -> _PartResult:
+        task, result = next(results)
+        assert task.kind == "part" and task.index > 0, task
+        return result
+
+    for task, result in results:
+        if task.kind == "entry":
+            yield task.entry  # type: ignore[misc]
+        elif task.kind == "part":
+            if task.index == 0:  # the unit asks for the next parts itself
+                yield _SplitUnit(task.inputs[0], task.count, result, next_part)
+            # a later part seen here is one left after its file's reading ended (F015): dropped
+        else:
+            for inp, res in zip(task.inputs, result if task.kind == "inputs" else [result]):
+                yield _DoneUnit(inp.path, res)
+
+
+def _plan(
+    entries: Iterator[Input | Diagnostic],
+    pool_bytes: int,
+    bounds: Callable[[Input], list[tuple[int, int]] | None],
+) -> tuple[bool, list[Input | Diagnostic]]:
+    """Whether a pool is worth starting, and the entries listed to decide it.
+
+    Yes when the inputs are over ``pool_bytes`` in all, unless they are one
+    input that is not split.  Listing stops as soon as it is known (and at an
+    input that must be read before the next entry is listed).
+    """
+    head: list[Input | Diagnostic] = []
+    total = inputs = 0
+    for e in entries:
+        head.append(e)
+        if not isinstance(e, Input):
+            continue
+        inputs += 1
+        total += max(e.size, 0)
+        if not e.picklable:
+            return total > pool_bytes, head
+        if total > pool_bytes and (inputs > 1 or bounds(e) is not None):
+            return True, head
+    return False, head
+
+
+# =========================================================================================
+# The consumer: findings, counts, stopping
+# =========================================================================================
+
+
+class _Failed(Exception):
+    """An F015 sent back by a worker."""
+
+
+class _Reporter:
+    """Turns units into reports, as ``handrec validate`` has always counted and stopped."""
+
+    def __init__(self, strict: bool, max_errors: int | None, dd: bool, dd_progress: Any) -> None:
+        self.strict = strict
+        self.max_errors = max_errors
+        self.dd = None
+        if dd:
+            from handrec import dd as ddmod
+
+            self.dd = ddmod
+        self.dd_progress = dd_progress
+        self.errors = 0
+
+    @property
+    def stopped(self) -> bool:
+        return self.max_errors is not None and self.errors >= self.max_errors
+
+    def _emit(self, rep: InputReport, d: Diagnostic, numbers: list[Any]) -> None:
+        if CODES[d.code].strict:
+            if not self.strict:
+                return
+            d = dataclasses.replace(d, severity=max(d.severity, Severity.WARNING))
+        if d.severity is Severity.ERROR:
+            rep.errors += 1
+            self.errors += 1
+        elif d.severity is Severity.WARNING:
+            rep.warnings += 1
+        i = d.board
+        rep.findings.append(Finding(d, numbers[i] if i is not None and 0 <= i < len(numbers) else None))
+
+    def entry(self, d: Diagnostic) -> InputReport:
+        rep = InputReport(d.path, False)
+        self._emit(rep, d, [])
+        rep.stopped = self.stopped
+        return rep
+
+    def input(self, unit: _Unit) -> InputReport:
+        rep = InputReport(unit.path, True)
+        numbers: list[Any] = []  # the board numbers read so far, by index (JSON board_number)
+        checker = EventChecker()
+        dd_boards: list[Any] = []
+        mark: int | None = None  # the input's diagnostics to report: all (None), or as many as when stopped
+        try:
+            for item in unit.items:
+                mark = item.mark
+                if item.read:
+                    rep.boards += 1
+                    numbers.append(item.number)
+                    for d in item.diagnostics:
+                        self._emit(rep, d, numbers)
+                if item.failure is not None:
+                    raise _Failed(item.failure)
+                checker.add_record(item.record)  # type: ignore[arg-type]
+                if self.dd is not None and self.dd.has_dd_values(item.board):
+                    dd_boards.append(item.board)
+                if self.stopped:
+                    break
+            else:
+                mark = None
+                for d in checker.finish():
+                    self._emit(rep, d, numbers)
+                if dd_boards:
+                    for d in self.dd.check_boards(dd_boards, progress=self.dd_progress):  # type: ignore[union-attr]
+                        self._emit(rep, d, numbers)
+        except BrokenProcessPool:
+            raise
+        except Exception as e:  # a bug, not an input fault: reported as one
+            text = str(e) if isinstance(e, _Failed) else _error(e)
+            self._emit(rep, make("F015", None, None, path=unit.path, error=text), numbers)
+        diags = unit.diagnostics()
+        for d in diags if mark is None else diags[:mark]:
+            self._emit(rep, d, numbers)
+        rep.stopped = self.stopped
+        return rep
+
+
+# =========================================================================================
+# validate_paths
+# =========================================================================================
+
+
+def validate_paths(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    jobs: int | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    strict: bool = False,
+    max_errors: int | None = None,
+    dd: bool = False,
+    dd_progress: Callable[[int, int], None] | None = None,
+    pool_bytes: int | None = None,
+    part_bytes: int | None = None,
+    task_bytes: int | None = None,
+) -> Iterator[InputReport]:
+    """Validate every PBN and LIN input under ``paths``; yield one :class:`InputReport` per input, in input order.
+
+    ``paths``: files, folders (searched recursively, sorted), zip and tar
+    archives, compressed files, ``"-"`` for standard input
+    (:func:`handrec.io.iter_entries`); an entry that cannot be read is a
+    report with ``is_input=False``.  ``jobs``: worker processes (default: all
+    cores; 1: none); the reports are the same whatever ``jobs``.  ``limits``:
+    the size limits (:class:`handrec.io.Limits`).  ``strict``: also report
+    what the standard lets readers skip, as warnings at least.
+    ``max_errors``: the report that brings the errors to this many is the
+    last (its ``stopped`` is set), counted in input order, board by board:
+    the input being read stops after the board that reached it, with the
+    file diagnostics found up to there.  ``dd``: also check the
+    double-dummy tables and par the files write (D210-D213; the inputs are
+    then read in this process whatever ``jobs``: the solver is the long
+    part, and :func:`handrec.dd.check_boards` runs on the boards of each input);
+    ``dd_progress(done, total)`` is given to the solver.  ``pool_bytes``,
+    ``part_bytes``, ``task_bytes``: when to use the pool, the size of a
+    part of a split PBN file and of a task of whole inputs (default
+    :data:`POOL_BYTES`, :data:`PART_BYTES`, :data:`TASK_BYTES`; see the
+    module doc).
+
+    What is checked: every board against the Laws and the scorer
+    (:func:`handrec.validator.analyse`), each input's claimed event figures
+    (:class:`handrec.check_scores.EventChecker`), its file-level faults
+    (reading, decoding, limits, format: the F codes of
+    :mod:`handrec.diagnostics`).  Closing the generator early stops the
+    workers.
+
+    :raises ValueError: when ``jobs``, ``max_errors``, ``pool_bytes``,
+        ``part_bytes`` or ``task_bytes`` is out of range.
+    :raises ImportError: with ``dd`` when the solver (``handrec[dd]``) is not installed.
+    :raises concurrent.futures.process.BrokenProcessPool: when a worker process died (killed, out of memory).
+
+    >>> [(r.path, r.boards, r.errors) for r in validate_paths(["sample_data/club_session.pbn"], jobs=1)]
+    [('sample_data/club_session.pbn', 32, 0)]
+    """
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
+    pool_bytes = POOL_BYTES if pool_bytes is None else pool_bytes
+    part_bytes = PART_BYTES if part_bytes is None else part_bytes
+    task_bytes = TASK_BYTES if task_bytes is None else task_bytes
+    for name, value, least in (
+        ("jobs", jobs, 1),
+        ("max_errors", max_errors, 1),
+        ("pool_bytes", pool_bytes, 0),
+        ("part_bytes", part_bytes, 1),
+        ("task_bytes", task_bytes, 1),
+    ):
+        if value is not None and value < least:
+            raise ValueError(f"{name} must be at least {least}, not {value}")
+    if dd:
+        from handrec import dd as ddmod
+
+        if not ddmod.solver_available():
+            raise ImportError(ddmod.UNAVAILABLE_REASON)
+    return _run(paths, jobs, limits, strict, max_errors, dd, dd_progress, pool_bytes, part_bytes, task_bytes)
+
+
+def _run(
+    paths: Iterable[str | os.PathLike[str]],
+    jobs: int,
+    limits: Limits,
+    strict: bool,
+    max_errors: int | None,
+    dd: bool,
+    dd_progress: Callable[[int, int], None] | None,
+    pool_bytes: int,
+    part_bytes: int,
+    task_bytes: int,
+) -> Iterator[InputReport]:
+    global _stop_event
+    reporter = _Reporter(strict, max_errors, dd, dd_progress)
+    entries = iter_entries(list(paths), limits)
+    executor = None
+    results: Iterator[tuple[_Task, Any]] | None = None
+    complete = False  # every input reported: the pool has nothing left to do
+    units: Iterator[_Unit | Diagnostic]
+    try:
+        if dd or jobs == 1:
+            units = _local_units(entries, keep=dd)
+        else:
+            last: list[Any] = [None, None]  # the last input asked about, and its parts
+
+            def bounds(inp: Input) -> list[tuple[int, int]] | None:
+                if last[0] is not inp:
+                    last[:] = [inp, _part_bounds(inp, jobs, part_bytes)]
+                return last[1]
+
+            parallel, head = _plan(entries, pool_bytes, bounds)
+            if parallel:
+                from handrec._pool import start_pool
+
+                stop = multiprocessing.Event()
+                _stop_event = (stop, os.getpid())  # the workers forked now see it
+                executor = start_pool(jobs)
+                results = _in_order(_tasks(chain(head, entries), bounds, task_bytes), executor, jobs)
+                units = _pool_units(results)
+            else:
+                units = _local_units(chain(head, entries), keep=False)
+        for unit in units:
+            rep = reporter.entry(unit) if isinstance(unit, Diagnostic) else reporter.input(unit)
+            yield rep
+            if rep.stopped:
+                break
+        else:
+            complete = True
+    finally:
+        if results is not None:
+            results.close()  # type: ignore[attr-defined]  # cancels the tasks not started
+        if executor is not None:
+            if not complete:
+                stop.set()  # the workers drop what they are reading (their results are not wanted)
+            executor.shutdown(wait=True, cancel_futures=True)
+            _stop_event = None
+        close_archives()
