@@ -46,7 +46,7 @@ from fractions import Fraction
 from typing import Any
 
 from handrec.model import Board, Contract, Deal, ModelError, Origin, Seat, Side, Span, Strain, Vulnerability
-from handrec.rules.board import dealer_for_board, vulnerability_for_board
+from handrec.rules.board import dealer_for_board, hand_mask, vulnerability_for_board
 from handrec.rules.replay import Replay, replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.duplicate import score_ns
@@ -383,17 +383,27 @@ _RECORD_TAGS = frozenset(
 _RANK_TEXT = "23456789TJQKA"
 
 
+#: A suit's ranks as text, high first, by the 13-bit mask of the suit (bit 0 = the 2).
+_SUIT_TEXT = tuple("".join(_RANK_TEXT[r] for r in range(12, -1, -1) if m >> r & 1) for m in range(1 << 13))
+
+
 def deal_text(deal: Deal) -> str:
-    """PBN deal notation from North (``str(deal)``), built in one pass over the cards.
+    """PBN deal notation from North (``str(deal)``): each hand from the bits of its cards
+    (``1 << Card.index``: clubs in bits 0-12 ... spades in 39-51), four look-ups a hand.
 
     >>> d = Deal.parse("E:AKQJT98765432... - - -")
     >>> deal_text(d) == str(d)
     True
     """
     parts = []
+    text = _SUIT_TEXT
     for h in deal.hands:
         if h is None:
             parts.append("-")
+            continue
+        m = hand_mask(h)
+        if m.bit_count() == len(h.cards):  # no card repeated (else written as it is, below)
+            parts.append(f"{text[m >> 39]}.{text[m >> 26 & 8191]}.{text[m >> 13 & 8191]}.{text[m & 8191]}")
             continue
         out: list[str] = []
         suit = 3  # hands are sorted spades first, high to low

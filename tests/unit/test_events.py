@@ -262,3 +262,24 @@ def test_rank_labels(totals: dict[int, int]) -> None:
     for label, _pair, total in ranked:
         better = sum(1 for v in totals.values() if v > total)
         assert label.rstrip("=").split("-")[0] == str(better + 1)
+
+
+def test_deal_text_is_str_of_the_deal() -> None:
+    """``deal_text`` (hands from their card bits) writes what ``str(deal)`` writes: full,
+    partial and fragment hands, hands not given, a card repeated in a hand, cards built by hand."""
+    import random
+
+    from handrec.events import deal_text
+    from handrec.model import ALL_CARDS, Card, Deal, Hand, Rank, Suit
+
+    rng = random.Random(7)
+    for _ in range(500):
+        cards = list(ALL_CARDS)
+        rng.shuffle(cards)
+        k = rng.choice([13, 13, 5, 0])
+        hands = tuple(Hand(tuple(cards[i * 13 : i * 13 + k])) if rng.random() > 0.1 else None for i in range(4))
+        deal = Deal(hands)
+        assert deal_text(deal) == str(deal)
+    ace = Card(Suit.SPADES, Rank.ACE)  # not the shared instance
+    deal = Deal((Hand((ace, ace, Card(Suit.CLUBS, Rank.TWO))), None, None, None))
+    assert deal_text(deal) == str(deal) == "N:AA...2 - - -"
