@@ -191,6 +191,8 @@ def validate(
     endplay, 40 deals a call, cached on disk in $HANDREC_DD_CACHE or
     ~/.cache/handrec) and every wrong value reported at its tag.
     """
+    from concurrent.futures.process import BrokenProcessPool
+
     from handrec.validate_run import validate_paths
 
     if dd:
@@ -235,6 +237,10 @@ def validate(
                     all_diags.append(doc)
                 else:
                     out.write(_printable(str(d)) + "\n")
+    except BrokenProcessPool:
+        out.flush()
+        typer.echo("handrec: a worker process stopped unexpectedly (killed, or out of memory?); try --jobs 1", err=True)
+        raise typer.Exit(2) from None
     finally:
         if dd:
             ddmod.set_cache_dir(previous_cache)

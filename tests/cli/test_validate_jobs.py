@@ -266,3 +266,20 @@ def test_dd_reads_in_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     r2 = runner.invoke(app, ["validate", "--dd", "--jobs", "2", str(f)])
     assert (r2.stdout, r2.exit_code) == (r1.stdout, r1.exit_code)
     assert r1.stdout.splitlines()[-1].startswith("1 files, 100 boards, ")
+
+
+def test_a_worker_that_dies_is_reported_without_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed (out of memory, say) breaks the pool: one line on stderr, exit 2, no traceback."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    def broken(*args: object, **kwargs: object):
+        yield from ()
+        raise BrokenProcessPool("A child process terminated abruptly")
+
+    monkeypatch.setattr(vr, "validate_paths", broken)
+    p = tmp_path / "x.pbn"
+    p.write_text('[Board "1"]\n')
+    r = CliRunner().invoke(app, ["validate", "-j", "2", str(p)])
+    assert r.exit_code == 2
+    assert r.stderr == "handrec: a worker process stopped unexpectedly (killed, or out of memory?); try --jobs 1\n"
+    assert "Traceback" not in r.output
