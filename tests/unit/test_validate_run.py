@@ -107,11 +107,18 @@ def test_parts_give_the_boards_and_file_diagnostics_of_the_whole_file(damaged: P
     assert reading == ref_reading
 
 
-def test_parts_past_the_last_game_get_the_trailing_faults_once(tmp_path: Path) -> None:
+@pytest.fixture
+def tail_faults(tmp_path: Path) -> Path:
+    """An export-format file with faults after its last game: a tab, a separator with a space."""
     p = tmp_path / "tail.pbn"
     buf = io.StringIO()
     dump(generate_boards(20, seed=5), buf)
-    p.write_bytes((buf.getvalue() + "\t\r\n \r\n").encode())  # export format: a tab, a separator with a space
+    p.write_bytes((buf.getvalue() + "\t\r\n \r\n").encode())
+    return p
+
+
+def test_parts_past_the_last_game_get_the_trailing_faults_once(tail_faults: Path) -> None:
+    p = tail_faults
     ref_boards, ref_parser, _ = whole(p)
     assert [d.code for d in ref_parser] == ["F020", "F020", "F020"]
     last_game = ref_boards[-1].origin.offset
@@ -120,11 +127,8 @@ def test_parts_past_the_last_game_get_the_trailing_faults_once(tmp_path: Path) -
     assert parser == ref_parser
 
 
-def test_split_unit_reports_the_trailing_faults_once(tmp_path: Path) -> None:
-    p = tmp_path / "tail.pbn"
-    buf = io.StringIO()
-    dump(generate_boards(20, seed=5), buf)
-    p.write_bytes((buf.getvalue() + "\t\r\n \r\n").encode())
+def test_split_unit_reports_the_trailing_faults_once(tail_faults: Path) -> None:
+    p = tail_faults
     inp = file_input(p)
     ref = list(vr._items(inp))
     last_game = ref[-1].record.origin.offset
