@@ -9,11 +9,18 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import signal
 import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["start_pool"]
+
+
+def _ignore_interrupt() -> None:
+    """A worker ignores Ctrl-C (SIGINT goes to the whole process group): the parent, which
+    gets it too, stops the run and the pool, without a traceback from every worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def start_pool(jobs: int) -> ProcessPoolExecutor:
@@ -24,7 +31,7 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
     ctx = None
     if sys.platform.startswith("linux") and threading.active_count() == 1:
         ctx = multiprocessing.get_context("fork")
-    ex = ProcessPoolExecutor(jobs, mp_context=ctx)
+    ex = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_ignore_interrupt)
     # Forked workers inherit this process's objects (modules, the parsers' tables and
     # caches): frozen (gc.freeze) while they start, those stay out of the workers' garbage
     # collections, which otherwise go over all of them again and again as a worker's

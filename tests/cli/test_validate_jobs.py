@@ -283,3 +283,16 @@ def test_a_worker_that_dies_is_reported_without_a_traceback(tmp_path: Path, monk
     assert r.exit_code == 2
     assert r.stderr == "handrec: a worker process stopped unexpectedly (killed, or out of memory?); try --jobs 1\n"
     assert "Traceback" not in r.output
+
+
+def test_pool_workers_ignore_ctrl_c() -> None:
+    """Ctrl-C reaches the whole process group: the workers ignore it and the parent stops the
+    run (else every idle worker prints a KeyboardInterrupt traceback)."""
+    import signal
+
+    ex = handrec._pool.start_pool(2)
+    try:
+        got = {ex.submit(signal.getsignal, signal.SIGINT).result() for _ in range(4)}
+    finally:
+        ex.shutdown()
+    assert got == {signal.SIG_IGN}
