@@ -38,7 +38,9 @@ most :data:`PARTS_PER_JOB` x ``jobs``, since each part's worker frames the
 file from its start to reach its part) with the ``part`` parameter of
 :func:`handrec.parse.pbn.parse_pbn`, unless its bytes hold ``"#``: the
 ``#``/``##`` tag inheritance of PBN 2.1 §4.8 copies values from the previous
-game, which a part does not see.  The boards and file diagnostics of the
+game, which a part does not see.  With ``max_errors`` the parts are at most
+:data:`EARLY_PART_BYTES` and the first one about :data:`EARLY_FIRST_BYTES`:
+the parent can stop only once the first part is read.  The boards and file diagnostics of the
 parts, put together in order, are those of the whole file (same lines,
 offsets and board indexes); the reading's own diagnostics (F001, F002, F010,
 F013) come from the part being reported (the last part reads the whole file),
@@ -86,6 +88,8 @@ __all__ = [
     "POOL_BYTES",
     "PART_BYTES",
     "PARTS_PER_JOB",
+    "EARLY_PART_BYTES",
+    "EARLY_FIRST_BYTES",
     "TASK_BYTES",
 ]
 
@@ -93,6 +97,11 @@ __all__ = [
 POOL_BYTES = 4 << 20
 #: A plain PBN file over this many bytes is read in parts of about this size.
 PART_BYTES = 4 << 20
+#: With ``max_errors`` (a run that may stop early), parts of at most this many bytes: the
+#: first part's results, all the parent waits for before it can stop, come sooner.
+EARLY_PART_BYTES = 1 << 20
+#: With ``max_errors``, the first part of a split file is about this many bytes.
+EARLY_FIRST_BYTES = 256 << 10
 #: At most this many parts of one file per worker process (each part frames the file up to its start).
 PARTS_PER_JOB = 4
 #: Consecutive inputs grouped into one task for a worker up to about this many bytes.
@@ -398,8 +407,13 @@ def _scan(path: str) -> float | None:
     return (len(head.translate(None, _CONTINUATION)) - head.count(b"\r\n")) / len(head)
 
 
-def _part_bounds(inp: Input, jobs: int, part_bytes: int) -> list[tuple[int, int]] | None:
-    """The parts ``(start, stop)`` (character offsets) of an input to split, or ``None``."""
+def _part_bounds(
+    inp: Input, jobs: int, part_bytes: int, first_bytes: int | None = None
+) -> list[tuple[int, int]] | None:
+    """The parts ``(start, stop)`` (character offsets) of an input to split, or ``None``.
+
+    ``first_bytes``: make the first part about this size when that is smaller (the others
+    share the rest), for a run that may stop at its first errors."""
     src = inp.source
     if inp.format != "pbn" or inp.opener is not None or not isinstance(src, FileSource) or src.compression:
         return None
@@ -413,6 +427,9 @@ def _part_bounds(inp: Input, jobs: int, part_bytes: int) -> list[tuple[int, int]
         return None
     chars = int(size * ratio)  # offsets count characters: parts of about the same number of games
     cuts = [chars * i // n for i in range(n)] + [_END]
+    if first_bytes is not None and first_bytes * ratio < chars / n:
+        head = int(first_bytes * ratio)
+        cuts = [0] + [head + (chars - head) * i // (n - 1) for i in range(n - 1)] + [_END]
     return list(zip(cuts, cuts[1:]))
 
 
@@ -711,10 +728,13 @@ def _run(
             units = _local_units(entries, keep=dd)
         else:
             last: list[Any] = [None, None]  # the last input asked about, and its parts
+            # stopping early: the first results sooner (a small first part, smaller parts)
+            size = part_bytes if max_errors is None else min(part_bytes, EARLY_PART_BYTES)
+            first = None if max_errors is None else EARLY_FIRST_BYTES
 
             def bounds(inp: Input) -> list[tuple[int, int]] | None:
                 if last[0] is not inp:
-                    last[:] = [inp, _part_bounds(inp, jobs, part_bytes)]
+                    last[:] = [inp, _part_bounds(inp, jobs, size, first)]
                 return last[1]
 
             parallel, head = _plan(entries, pool_bytes, bounds)

@@ -82,8 +82,8 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> dict[str, list]:
         seen["pools"].append(jobs)
         return start(jobs)
 
-    def part_bounds(inp, jobs, part_bytes):
-        parts = bounds(inp, jobs, part_bytes)
+    def part_bounds(inp, jobs, part_bytes, first_bytes=None):
+        parts = bounds(inp, jobs, part_bytes, first_bytes)
         seen["parts"].append((Path(inp.path).name, None if parts is None else len(parts)))
         return parts
 
@@ -93,13 +93,16 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> dict[str, list]:
 
 
 def both(monkeypatch: pytest.MonkeyPatch, args: list, part_bytes: int = 20_000, stdin: bytes | None = None):
-    """``validate --jobs 1`` and ``validate --jobs 2`` (pool forced, parts of ``part_bytes``): (stdout, stderr, exit)."""
+    """``validate --jobs 1`` and ``validate --jobs 2`` (pool forced, parts of ``part_bytes``, the first a
+    quarter of that with ``--max-errors``/``--fail-fast``): (stdout, stderr, exit)."""
     out = []
     for jobs in (1, 2):
         with monkeypatch.context() as m:
             if jobs == 2:
                 m.setattr(vr, "POOL_BYTES", 0)
                 m.setattr(vr, "PART_BYTES", part_bytes)
+                m.setattr(vr, "EARLY_PART_BYTES", part_bytes)
+                m.setattr(vr, "EARLY_FIRST_BYTES", part_bytes // 4)  # --max-errors: a small first part
                 m.setattr(vr, "PARTS_PER_JOB", 64)
             r = runner.invoke(app, ["validate", "--jobs", str(jobs), *map(str, args)], input=stdin)
         assert r.exception is None or isinstance(r.exception, SystemExit), r.exception

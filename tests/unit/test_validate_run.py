@@ -250,6 +250,11 @@ def test_part_bounds(tmp_path: Path) -> None:
     assert len(vr._part_bounds(inp, 2, 1)) == vr.PARTS_PER_JOB * 2  # at most PARTS_PER_JOB a worker
     assert vr._part_bounds(inp, 2, size) is None  # one part
     assert vr._part_bounds(Input(inp.path, "lin", source=inp.source, size=size), 2, 1000) is None
+    # a run that may stop early: a small first part (what the parent waits for), the rest even
+    early = vr._part_bounds(inp, 2, size // 3, first_bytes=size // 20)
+    assert len(early) == 4 and early[0][0] == 0 and early[-1][1] == 10**18
+    assert all(a[1] == b[0] for a, b in zip(early, early[1:]))
+    assert size // 25 < early[0][1] <= size // 20 < early[1][1] - early[1][0]
     gz = Input(inp.path, "pbn", source=FileSource(str(p), "gzip"), size=size)
     assert vr._part_bounds(gz, 2, 1000) is None
     q = tmp_path / "b.pbn"
