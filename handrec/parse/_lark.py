@@ -39,6 +39,11 @@ class _RuleRef:
         self.expansion = (None,) * size
 
 
+#: Records of at most this many tokens have their parse steps kept (at most 1,024 shapes):
+#: the usual records are a handful of tokens, and memory stays small whatever the input.
+_PLAN_TOKENS = 64
+
+
 def feeder(lalr: Lark) -> Callable[[list[Token]], Any] | None:
     """A function ``parse(tokens)`` giving what ``lalr.parse(tokens)`` gives for a Lark
     built with ``parser="lalr"``, a pass-through lexer and the Transformer in the
@@ -93,6 +98,11 @@ def feeder(lalr: Lark) -> Callable[[list[Token]], Any] | None:
     plans: dict[tuple[str, ...], list[tuple[Callable[[list[Any]], Any], int] | None]] = {}
 
     def parse(tokens: list[Token]) -> Any:
+        if len(tokens) > _PLAN_TOKENS:  # a long record (comments, many sections): Lark alone
+            feed = ParserState(conf, None).feed_token  # type: ignore[arg-type]
+            for tok in tokens:
+                feed(tok)
+            return feed(Token.new_borrow_pos("$END", "", tokens[-1]), True)
         key = tuple([tok.type for tok in tokens])
         plan = plans.get(key)
         if plan is not None:

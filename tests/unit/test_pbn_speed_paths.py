@@ -136,6 +136,7 @@ def test_a_parse_replayed_by_token_types_is_larks_parse() -> None:
         GAME + "{c}\n" + '[ScoreTable "Rank"]\n1\n2\n;x\n',
         'stray\n[Board "2"]\n[Play "N"]\nSA\n{c} H2\n[Auction "N"]\nPass\n[Note "1:x"]',
         '[X "1"]\ndata data\n{c}\n[Y "2"]',
+        GAME.replace("\n[", "\n{c}\n[").replace("\nS5", "\n{c} S5") + "{c}\n" * 80,  # over 64 tokens: not kept
     ]
     for text in texts:
         for k in (1, 2):  # once recorded, then replayed from its plan
