@@ -80,13 +80,10 @@ def read_input(
     found = inp.diagnostics if file_diagnostics is None else file_diagnostics
     n = 0
     try:
-        if part is None:
-            boards = _parser(inp.format)(inp.lines(digest=digest), inp.path, found, inp.limits.max_board_bytes)
-        else:
-            from handrec.parse.pbn import parse_pbn
-
-            boards = parse_pbn(inp.lines(digest=digest), inp.path, found, inp.limits.max_board_bytes, part=part)
-        for board in boards:
+        where = {} if part is None else {"part": part}  # (PBN only, checked above)
+        for board in _parser(inp.format)(
+            inp.lines(digest=digest), inp.path, found, inp.limits.max_board_bytes, **where
+        ):
             n += 1
             yield board
     except InputError as e:

@@ -97,12 +97,20 @@ def feeder(lalr: Lark) -> Callable[[list[Token]], Any] | None:
     recording.states = states
     plans: dict[tuple[str, ...], list[tuple[Callable[[list[Any]], Any], int] | None]] = {}
 
+    def run(parse_conf: ParseConf, tokens: list[Token], shifts: list[Any] | None) -> Any:
+        """Lark's parse of ``tokens`` (a None into ``shifts`` after each token shifted)."""
+        feed = ParserState(parse_conf, None).feed_token  # type: ignore[arg-type]
+        tok = None
+        for tok in tokens:
+            feed(tok)
+            if shifts is not None:
+                shifts.append(None)
+        end = Token.new_borrow_pos("$END", "", tok) if tok is not None else Token("$END", "", 0, 1, 1)
+        return feed(end, True)
+
     def parse(tokens: list[Token]) -> Any:
         if len(tokens) > _PLAN_TOKENS:  # a long record (comments, many sections): Lark alone
-            feed = ParserState(conf, None).feed_token  # type: ignore[arg-type]
-            for tok in tokens:
-                feed(tok)
-            return feed(Token.new_borrow_pos("$END", "", tokens[-1]), True)
+            return run(conf, tokens, None)
         key = tuple([tok.type for tok in tokens])
         plan = plans.get(key)
         if plan is not None:
@@ -123,13 +131,7 @@ def feeder(lalr: Lark) -> Callable[[list[Token]], Any] | None:
                     push(callback(children))
             return stack[-1]
         log.clear()
-        feed = ParserState(recording, None).feed_token  # type: ignore[arg-type]
-        tok = None
-        for tok in tokens:
-            feed(tok)
-            log.append(None)
-        end = Token.new_borrow_pos("$END", "", tok) if tok is not None else Token("$END", "", 0, 1, 1)
-        value = feed(end, True)
+        value = run(recording, tokens, log)
         if len(plans) >= 1024:
             plans.clear()
         plans[key] = log.copy()
