@@ -275,7 +275,22 @@ def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagn
 def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
     """S612 for a pair that plays a board a second time (part of :func:`check_event`, which
     also checks the claimed figures); sorted diagnostics."""
-    out = _pairs_twice(travellers(recs, tables=False)) if len(recs) > 1 else []
+    if len(recs) < 2:
+        return []
+    # only boards played more than once can have a pair playing them twice: their
+    # travellers alone are built (a file of single games builds none)
+    keys = [r.key for r in recs]
+    seen: set[object] = set()
+    again: set[object] = set()
+    for k in keys:
+        if k is not None:
+            if k in seen:
+                again.add(k)
+            else:
+                seen.add(k)
+    if not again:
+        return []
+    out = _pairs_twice(travellers([r for r, k in zip(recs, keys) if k in again], tables=False))
     return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
 
 

@@ -41,12 +41,24 @@ import io
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
-from handrec.model import Board, Contract, Deal, ModelError, Origin, Seat, Side, Span, Strain, Vulnerability
-from handrec.rules.board import dealer_for_board, hand_mask, vulnerability_for_board
+from handrec.model import (
+    Board,
+    Contract,
+    Deal,
+    Doubling,
+    ModelError,
+    Origin,
+    Seat,
+    Side,
+    Span,
+    Strain,
+    Vulnerability,
+)
+from handrec.rules.board import check_deal, dealer_for_board, hand_mask, vulnerability_for_board
 from handrec.rules.replay import Replay, replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.duplicate import score_ns
@@ -305,6 +317,51 @@ class GameRecord:
     claims: tuple[Claim, ...] = ()
     tables: tuple[TableView, ...] = ()
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as plain values (``validate --jobs`` sends one record a board from its
+        # workers): the origin's fields, the contract as ints, the seats as ints.  About a
+        # quarter of the default pickle's time each way.
+        o, c = self.origin, self.contract
+        if (
+            type(o) is not Origin
+            or (c is not None and (type(c) is not Contract or type(c.strain) not in _PLAIN_STRAIN))
+            or type(c.doubling if c is not None else Doubling.UNDOUBLED) is not Doubling
+            or type(c.declarer if c is not None else None) not in _PLAIN_SEAT
+            or type(self.dealer) not in _PLAIN_SEAT
+            or type(self.vulnerable) not in _PLAIN_VUL
+        ):
+            return (GameRecord, tuple(getattr(self, f) for f in _RECORD_FIELDS))  # anything else: as it is
+        return (
+            _game_record,
+            (
+                o.path,
+                o.line,
+                o.offset,
+                o.index,
+                o.format,
+                self.event,
+                self.board,
+                self.number,
+                self.deal,
+                self.room,
+                self.match,
+                self.home,
+                self.visit,
+                self.ns,
+                self.ew,
+                self.one_name,
+                None if c is None else (c.level, _int_or(c.strain), int(c.doubling), _int_or(c.declarer)),
+                self.tricks,
+                self.score_ns,
+                _int_or(self.dealer),
+                _int_or(self.vulnerable),
+                self.scoring,
+                self.competition,
+                self.claims,
+                self.tables,
+            ),
+        )
+
     @property
     def key(self) -> tuple[str, str, str] | None:
         """The traveller key (event, board, deal), ``None`` when neither board nor deal is known."""
@@ -320,6 +377,83 @@ class GameRecord:
     @property
     def passed_out(self) -> bool:
         return self.contract is not None and self.contract.is_passed_out
+
+
+_RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
+_PLAIN_STRAIN = (Strain, type(None))
+_PLAIN_SEAT = (Seat, type(None))
+_PLAIN_VUL = (Vulnerability, type(None))
+#: Each IntEnum's members by value (values 0, 1, 2...).
+_SEAT_OF = tuple(map(Seat, range(len(Seat))))
+_STRAIN_OF = tuple(map(Strain, range(len(Strain))))
+_DOUBLING_OF = tuple(map(Doubling, range(len(Doubling))))
+_VUL_OF = tuple(map(Vulnerability, range(len(Vulnerability))))
+
+
+def _int_or(value: enum.IntEnum | None) -> int:
+    return -1 if value is None else int(value)
+
+
+def _game_record(
+    path: str,
+    line: int,
+    offset: int,
+    index: int,
+    fmt: str,
+    event: str,
+    board: str,
+    number: int | None,
+    deal: str | None,
+    room: str | None,
+    match: tuple[str, ...],
+    home: str | None,
+    visit: str | None,
+    ns: str | None,
+    ew: str | None,
+    one_name: tuple[bool, bool],
+    contract: tuple[int, int, int, int] | None,
+    tricks: int | None,
+    score_ns: int | None,
+    dealer: int,
+    vulnerable: int,
+    scoring: str,
+    competition: str,
+    claims: tuple[Claim, ...],
+    tables: tuple[TableView, ...],
+) -> GameRecord:
+    """A :class:`GameRecord` from the values its ``__reduce__`` gives."""
+    c = None
+    if contract is not None:
+        level, strain, doubling, declarer = contract
+        c = Contract(
+            level,
+            None if strain < 0 else _STRAIN_OF[strain],
+            _DOUBLING_OF[doubling],
+            None if declarer < 0 else _SEAT_OF[declarer],
+        )
+    return GameRecord(
+        Origin(path, line, offset, index, fmt),
+        event,
+        board,
+        number,
+        deal,
+        room,
+        match,
+        home,
+        visit,
+        ns,
+        ew,
+        one_name,
+        c,
+        tricks,
+        score_ns,
+        None if dealer < 0 else _SEAT_OF[dealer],
+        None if vulnerable < 0 else _VUL_OF[vulnerable],
+        scoring,
+        competition,
+        claims,
+        tables,
+    )
 
 
 def _clean(value: str | None) -> str | None:
@@ -339,9 +473,11 @@ def pair_label(first: str | None, second: str | None) -> str | None:
     >>> pair_label("Para-1", "Para-1"), pair_label("Linde J", "Balschun R"), pair_label("?", "")
     ('Para-1', 'Linde J - Balschun R', None)
     """
-    a, b = _clean(first), _clean(second)
-    if a is None and b is None:
-        return None
+    return _pair(_clean(first), _clean(second))
+
+
+def _pair(a: str | None, b: str | None) -> str | None:
+    """:func:`pair_label` of two names already cleaned (``None`` for unknown)."""
     if a is None or b is None or a == b:
         return a or b
     return f"{a} - {b}"
@@ -390,14 +526,24 @@ _SUIT_TEXT = tuple("".join(_RANK_TEXT[r] for r in range(12, -1, -1) if m >> r & 
 def deal_text(deal: Deal) -> str:
     """PBN deal notation from North (``str(deal)``): each hand from the bits of its cards
     (``1 << Card.index``: clubs in bits 0-12 ... spades in 39-51), four look-ups a hand.
+    A full deal takes the masks :func:`~handrec.rules.board.check_deal` keeps for the deal
+    it checked last (the replay's, when called after it).
 
     >>> d = Deal.parse("E:AKQJT98765432... - - -")
     >>> deal_text(d) == str(d)
     True
     """
-    parts = []
     text = _SUIT_TEXT
-    for h in deal.hands:
+    hands = deal.hands
+    if None not in hands:
+        dc = check_deal(deal, required=False)
+        if dc.cards_per_hand == 13 and not dc.faults:  # four given hands of 13 distinct cards
+            return "N:" + " ".join(
+                f"{text[m >> 39]}.{text[m >> 26 & 8191]}.{text[m >> 13 & 8191]}.{text[m & 8191]}"
+                for m in dc.masks  # type: ignore[operator]
+            )
+    parts = []
+    for h in hands:
         if h is None:
             parts.append("-")
             continue
@@ -444,7 +590,25 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         vul = vul if vul is not None else vulnerability_for_board(number)
         dealer = dealer if dealer is not None else dealer_for_board(number)
     home, visit = _clean(tag("HomeTeam")), _clean(tag("VisitTeam"))
-    match = tuple((_clean(tag(t)) or "") for t in ("Section", "Stage", "Round")) + (home or "", visit or "")
+    match = (
+        _clean(tag("Section")) or "",
+        _clean(tag("Stage")) or "",
+        _clean(tag("Round")) or "",
+        home or "",
+        visit or "",
+    )
+    # pair identity: PairNS / PairEW, else the two names (each cleaned once)
+    pair_ns, pair_ew = _clean(tag("PairNS")), _clean(tag("PairEW"))
+    if pair_ns is None:
+        north, south = _clean(tag("North")), _clean(tag("South"))
+        ns, ns_one = _pair(north, south), north is not None and north == south
+    else:
+        ns, ns_one = pair_ns, False
+    if pair_ew is None:
+        east, west = _clean(tag("East")), _clean(tag("West"))
+        ew, ew_one = _pair(east, west), east is not None and east == west
+    else:
+        ew, ew_one = pair_ew, False
     views: list[TableView] = []
     for t in getattr(board, "tables", ()) or ():
         if getattr(t, "name", None) in SCORE_TABLES:
@@ -462,12 +626,9 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         match=match,
         home=home,
         visit=visit,
-        ns=_clean(tag("PairNS")) or pair_label(tag("North"), tag("South")),
-        ew=_clean(tag("PairEW")) or pair_label(tag("East"), tag("West")),
-        one_name=(
-            _clean(tag("PairNS")) is None and _one_name(tag("North"), tag("South")),
-            _clean(tag("PairEW")) is None and _one_name(tag("East"), tag("West")),
-        ),
+        ns=ns,
+        ew=ew,
+        one_name=(ns_one, ew_one),
         contract=contract if contract is not None and not contract.is_end_position else None,
         tricks=r.result,
         score_ns=r.score_ns,
@@ -478,12 +639,6 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         claims=tuple(claims),
         tables=tuple(views),
     )
-
-
-def _one_name(first: str | None, second: str | None) -> bool:
-    """Both players of a side have the same name (a robot at every table, or a pair id)."""
-    a, b = _clean(first), _clean(second)
-    return a is not None and a == b
 
 
 def records(boards: Iterable[Board]) -> Iterator[GameRecord]:
