@@ -68,6 +68,13 @@ with the file's value and handrec's):
 * **S612** (warning): a pair that plays a board a second time (the same N-S,
   or E-W, pair at two tables of a traveller; Law 15A).  Checked for every
   input, with claims or not (:func:`check_pairs`).
+* **S613** (warning): a fouled board (Law 87): games of one event, section,
+  stage, round and board number played with different deals; once per
+  extra deal, at its first game.  Each deal's results form their own
+  traveller (Law 87B: the Director scores each group apart).
+* **S614** (warning): a board given again with the same deal, in the same
+  room, with neither players nor a result (a hand-record file listing a
+  board twice).  S613 and S614 are checked for every input, like S612.
 
 Decimals: a claimed ``97.3`` agrees with any exact value within half a unit
 of its last digit (either rounding rule).  Figures that cannot be computed
@@ -269,14 +276,17 @@ def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagn
         _check_rubber(ctx)
     _check_tables(ctx)
     ctx.out.extend(_pairs_twice(trs))
+    ctx.out.extend(_boards_twice(rs))
     return sorted(ctx.out, key=lambda d: (d.path, d.line, d.column, d.code))
 
 
 def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
-    """S612 for a pair that plays a board a second time (part of :func:`check_event`, which
-    also checks the claimed figures); sorted diagnostics."""
+    """S612 for a pair that plays a board a second time, S613 for a fouled board, S614 for a
+    board given twice (part of :func:`check_event`, which also checks the claimed figures);
+    sorted diagnostics."""
     if len(recs) < 2:
         return []
+    out = _boards_twice(recs)
     # only boards played more than once can have a pair playing them twice: their
     # travellers alone are built (a file of single games builds none)
     keys = [r.key for r in recs]
@@ -288,10 +298,66 @@ def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
                 again.add(k)
             else:
                 seen.add(k)
-    if not again:
-        return []
-    out = _pairs_twice(travellers([r for r, k in zip(recs, keys) if k in again], tables=False))
-    return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
+    if again:
+        out.extend(_pairs_twice(travellers([r for r, k in zip(recs, keys) if k in again], tables=False)))
+    return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code)) if out else []
+
+
+#: The length of a full deal's text (:func:`handrec.events.deal_text`): ``N:`` and four hands of
+#: 13 cards, each with its three dots, between three spaces.  A fragment (an end position, a
+#: teaching file's single suit, an unknown hand) is shorter.
+_FULL_DEAL_TEXT = 2 + 4 * 16 + 3
+
+
+def _boards_twice(recs: Iterable[GameRecord]) -> list[Diagnostic]:
+    """S613 (Law 87) and S614 in one pass over the records: a dict entry per board, no traveller.
+
+    S613: the games of one event, section, stage, round and board number (the number, else
+    the Board tag's text) that were played (players or a result) with full deals that differ;
+    once per extra deal, at its first game, naming the board's first game.  The Open and
+    Closed rooms of a teams match are the same board; other sections, stages, rounds and
+    events may reuse a number for other deals.  Games with neither players nor a result
+    (hand records: a dealing program's runs concatenated restart their numbers) are not
+    compared.
+
+    S614: such a game given again with the same deal in the same room (a hand-record file
+    listing a board twice), at the repeat, naming the first.  A repeated game with players
+    or a result is a traveller line, not a repeat.
+
+    Fragments (deals of fewer than 52 cards: end positions, quizzes) are left alone.
+    """
+    first: dict[tuple[object, ...], GameRecord] = {}  # the first played game of each board
+    deals: dict[tuple[object, ...], set[str | None]] = {}  # the deals of a board seen with two or more
+    listed: dict[tuple[object, ...], GameRecord] = {}  # the first unplayed listing of each board and deal
+    out: list[Diagnostic] = []
+    for r in recs:
+        deal = r.deal
+        board = r.board
+        if deal is None or len(deal) != _FULL_DEAL_TEXT or not board:
+            continue
+        if (
+            r.ns is None
+            and r.ew is None
+            and r.contract is None
+            and r.tricks is None
+            and r.score_ns is None
+            and not r.claims
+            and not r.tables
+        ):
+            k = (r.event, r.match[:3], board, deal, r.room)
+            f = listed.setdefault(k, r)
+            if f is not r:
+                out.append(make("S614", r.origin, None, board=board, other=f.origin.line))
+            continue
+        k = (r.event, r.match[:3], board)
+        f = first.setdefault(k, r)
+        if f is r or f.deal == deal:
+            continue
+        seen = deals.setdefault(k, {f.deal})
+        if deal not in seen:
+            seen.add(deal)
+            out.append(make("S613", r.origin, None, board=board, other=f.origin.line))
+    return out
 
 
 def _pairs_twice(trs: Sequence[Traveller]) -> list[Diagnostic]:

@@ -318,6 +318,14 @@ CODES: dict[str, Code] = {
             "rs result {value!r} but the auction and play give {expected!r}",
             "lin.md §7; Laws 22, 79",
         ),
+        _c(
+            "C507",
+            E,
+            "result impossible after the play",
+            "Result {value} but declarer won {won} and the defenders {lost} of the {played} tricks played:"
+            " the result can only be {low} to {high}",
+            "Laws 71, 79A; PBN 2.1 §3.4.15",
+        ),
         # --- score -----------------------------------------------------------
         _c(
             "S601",
@@ -390,6 +398,21 @@ CODES: dict[str, Code] = {
             "pair plays a board twice",
             "{direction} pair {pair} plays board {board} a second time (also at line {other})",
             "Law 15A (a board played a second time); bridge-rules.md §8.3",
+        ),
+        _c(
+            "S613",
+            W,
+            "fouled board",
+            "board {board} was played with a different deal from the game at line {other} (a fouled board):"
+            " the results of each deal are scored apart",
+            "Law 87 (fouled board); bridge-rules.md §8.3",
+        ),
+        _c(
+            "S614",
+            W,
+            "board given twice",
+            "board {board} is given again with the same deal, without players or result (also at line {other})",
+            "Law 2 (a board's number); PBN 2.1 §3.4.4",
         ),
     ]
 }

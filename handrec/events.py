@@ -1225,6 +1225,39 @@ def score_pairs(
     return scored, rankings, notes
 
 
+def _split_board_notes(trs: Sequence[Traveller]) -> list[str]:
+    """Why a board number has several travellers (one a deal, :func:`travellers`): a fouled
+    board (Law 87, :mod:`handrec.check_scores` S613: different deals in one section, stage and
+    round; Law 87B scores each deal's results apart), or sections, stages or rounds that reuse
+    the number, or games that give no deal."""
+    by_board: dict[str, list[Traveller]] = {}
+    for t in trs:
+        if t.board:
+            by_board.setdefault(t.board, []).append(t)
+    notes: list[str] = []
+    for board, ts in by_board.items():
+        if len(ts) < 2:
+            continue
+        groups: dict[tuple[str, ...], set[str | None]] = {}
+        for t in ts:
+            for e in t.entries:
+                if e.record is not None:
+                    groups.setdefault(e.record.match[:3], set()).add(t.deal)
+        if any(len(d - {None}) > 1 for d in groups.values()):
+            why = (
+                "the board was played with different deals (a fouled board, Law 87),"
+                " the results of each deal are scored apart"
+            )
+        elif len(groups) > 1:
+            why = "sections, stages or rounds reuse the board number"
+        elif any(t.deal is None for t in ts):
+            why = "some games give no deal"
+        else:
+            why = "its results come from different sources"
+        notes.append(f"board {board}: {len(ts)} travellers, one for each deal: {why}")
+    return notes
+
+
 # --- teams ---------------------------------------------------------------------------------
 
 
@@ -1240,10 +1273,13 @@ def score_teams(recs: Sequence[GameRecord]) -> tuple[list[TeamBoard], list[Ranki
     Source: bridge-rules.md §8.2; PBN 2.1 §4.1.7 (Room), §4.4 (HomeTeam, VisitTeam).
     """
     rooms: dict[tuple[tuple[str, ...], tuple[str, str, str] | None], dict[str, list[GameRecord]]] = {}
+    deals: dict[tuple[object, ...], set[str]] = {}  # the deals of each board of a match
     for r in recs:
         if r.room not in ("Open", "Closed") or r.key is None:
             continue
         rooms.setdefault((r.match, r.key), {}).setdefault(r.room, []).append(r)
+        if r.deal is not None:
+            deals.setdefault((r.match, r.event, r.board), set()).add(r.deal)
     out: list[TeamBoard] = []
     notes: list[str] = []
     won: dict[str, Fraction] = {}
@@ -1253,7 +1289,10 @@ def score_teams(recs: Sequence[GameRecord]) -> tuple[list[TeamBoard], list[Ranki
         o, c = by_room.get("Open", []), by_room.get("Closed", [])
         board = key[1] if key else "?"
         if len(o) != 1 or len(c) != 1:
-            notes.append(f"board {board}: {len(o)} Open and {len(c)} Closed results, not a pair of rooms")
+            why = ""
+            if key is not None and len(deals.get((match, key[0], key[1]), ())) > 1:
+                why = " (the rooms played different deals: a fouled board, Law 87)"
+            notes.append(f"board {board}: {len(o)} Open and {len(c)} Closed results, not a pair of rooms{why}")
             continue
         if o[0].score_ns is None or c[0].score_ns is None:
             notes.append(f"board {board}: no score in {'the Open' if o[0].score_ns is None else 'the Closed'} room")
@@ -1553,6 +1592,7 @@ def score_event(recs: Iterable[GameRecord], method: Method | None, *, neuberg: b
         else:
             trs = [t for t in travellers(ev) if t.size > 0]
             scored, rankings, notes = score_pairs(trs, method, neuberg=neuberg)
+            notes[:0] = _split_board_notes(trs)  # why a board number has several travellers
             if not trs:
                 notes.append("no board with a result")
             out.append(EventScore(method, name, travellers=tuple(scored), rankings=tuple(rankings), notes=tuple(notes)))

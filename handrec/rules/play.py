@@ -88,6 +88,10 @@ class PlayReplay:
     from a complete play, else from a possible claim, else ``None``.
     ``faults``: P401-P405 with the index of the card in the record (``None``
     for P403, which belongs to the Play tag, and for P405).
+    ``defence_tricks``: tricks won by the defenders among the tricks with a
+    known winner; ``played``: tricks with all four cards in the record
+    (known or not).  Whatever the rest of the play, declarer ends with
+    ``declarer_tricks`` to ``13 - defence_tricks`` tricks (Laws 71, 79A).
     """
 
     tricks: tuple[Trick, ...]
@@ -95,6 +99,8 @@ class PlayReplay:
     complete: bool
     result: int | None
     faults: tuple[Fault, ...] = ()
+    defence_tricks: int = 0
+    played: int = 0
 
 
 class IllegalPlayError(ValueError):
@@ -239,7 +245,8 @@ def replay_play(
     holding checks, for the hands it gives.
 
     Faults: P403 the Play tag's leader is not declarer's LHO (the replay then
-    follows the record's leader); P402 a card the seat does not hold (also a
+    follows the record's leader; not for an end position, whose Play tag
+    names the player on lead); P402 a card the seat does not hold (also a
     card played twice); P401 a revoke (Law 61); P404 known cards after the
     last trick; P405 a claim outside what declarer can still take.  An
     unknown card leaves its trick's winner unknown; the next trick's leader
@@ -254,7 +261,8 @@ def replay_play(
 
     An end position (``deal`` with hands of fewer than 13 cards, PBN 2.1
     §3.10) is replayed from its partial hands: tricks are numbered from
-    14 minus the cards per hand.
+    14 minus the cards per hand, and its first lead is no opening lead
+    (the Play tag names the player on lead, PBN 2.1 §3.10: no P403).
 
     ``follow_leads`` is for records in play order whose seats are not
     written (LIN, lin.md §6): when the first card of a trick is not held by
@@ -281,14 +289,6 @@ def replay_play(
     irr = play.irregular if type(play.irregular) is tuple else ()
     if irr and len(irr) != n:  # a hand-built record: align the marks with the cards
         irr = (irr + (None,) * n)[:n]
-    declarer = contract.declarer
-    expected = None if declarer is None else _SEATS[(declarer + 1) & 3]
-    stated = play.leader
-    opening_out_of_turn = bool(irr) and irr[0] == "L"
-    if stated is not None and expected is not None and stated != expected and not opening_out_of_turn:
-        faults.append(Fault("P403", None, (("value", str(stated)), ("expected", str(expected)))))
-    leader = stated if stated is not None else expected
-
     dc = deal_check if deal_check is not None else check_deal(deal, required=False)
     orig = dc.masks
     masks = list(orig)
@@ -297,9 +297,24 @@ def replay_play(
     per_hand = dc.cards_per_hand or 13
     first_number = 14 - per_hand
 
+    declarer = contract.declarer
+    expected = None if declarer is None else _SEATS[(declarer + 1) & 3]
+    stated = play.leader
+    opening_out_of_turn = bool(irr) and irr[0] == "L"
+    if (
+        stated is not None
+        and expected is not None
+        and stated != expected
+        and not opening_out_of_turn
+        and per_hand == 13  # an end position's Play tag names the player on lead (PBN 2.1 §3.10)
+    ):
+        faults.append(Fault("P403", None, (("value", str(stated)), ("expected", str(expected)))))
+    leader = stated if stated is not None else expected
+
     tricks: list[Trick] = []
     new_trick = tuple.__new__  # Trick's fields in order, without its __new__'s call
     decl_won = 0
+    def_won = 0
     unknown_won = 0
     decl_side = None if declarer is None else declarer % 2
     info_of = _INFO.get
@@ -368,6 +383,8 @@ def replay_play(
                     decl_side = (p0 + 3) % 2  # the first leader is declarer's LHO
                 if winner & 1 == decl_side:
                     decl_won += 1
+                else:
+                    def_won += 1
                 tricks.append(new_trick(Trick, (first_number + trick_no, p0, cards[i : i + 4], winner)))
                 leader = winner
                 i += 4
@@ -457,6 +474,8 @@ def replay_play(
                 winner = _SEATS[(lead_seat + best_j) & 3]
                 if winner % 2 == decl_side:
                     decl_won += 1
+                else:
+                    def_won += 1
             else:
                 unknown_won += 1
         tricks.append(new_trick(Trick, (first_number + trick_no, lead_seat, chunk, winner)))
@@ -488,4 +507,5 @@ def replay_play(
             faults.append(Fault("P405", None, (("claim", claim), ("reason", reason))))
         elif result is None:
             result = claim
-    return PlayReplay(tuple(tricks), decl_won, complete, result, tuple(faults) if faults else ())
+    faults_t = tuple(faults) if faults else ()
+    return PlayReplay(tuple(tricks), decl_won, complete, result, faults_t, def_won, completed)

@@ -40,8 +40,8 @@ class Replay:
     * ``contract_source``: ``"auction"``, ``"tags"`` or ``None``.
     * ``tricks``: the replayed tricks (see :class:`Trick`).
     * ``result``: tricks taken by declarer, 0-13: from 13 played tricks,
-      else from a claim, else the Result tag; ``None`` when unknown or
-      passed out.
+      else from a claim, else the Result tag (when the play leaves it
+      possible: C507); ``None`` when unknown or passed out.
     * ``score_ns``: duplicate score for North-South (points; 0 when passed
       out); ``None`` when contract, declarer, result or vulnerability is
       unknown, and for an end position (no level, no score).
@@ -161,6 +161,12 @@ def replay(board: Board) -> Replay:
     * P401-P407: the play (Laws 41, 44, 61, 68);
     * C503-C505: Result tag vs the play or claim, out of range, or given
       for a passed-out board;
+    * C507: Result tag outside what a partial play leaves possible (PBN
+      ``*``, a play cut short, unknown cards, an impossible claim): below
+      the tricks declarer has won, or above 13 minus the defenders' tricks
+      (Laws 71, 79A).  Such a Result is not scored (``result`` and
+      ``score_ns`` are ``None``: no S601 from it), nor is an impossible
+      claim (P405) that the Result repeats;
     * S601/S602: Score tag vs the computed score, or unreadable.
 
     Irregularities the record marks as accepted (PBN 2.1 §3.9) are not
@@ -176,8 +182,10 @@ def replay(board: Board) -> Replay:
     Law 64C lets the Director adjust): it gives the result when present.
 
     An end position (PBN 2.1 §3.10: Contract tag = a denomination, hands of
-    equal length under 13) is played from its partial hands; it has no
-    score, so no S601.
+    equal length under 13) is played from its partial hands, from the
+    player on lead its Play tag names (no P403); it has no score, so no
+    S601; its Result is bounded (C507) only when the Declarer tag says
+    whose tricks they are.
 
     Source: bridge-rules.md §2.9, §3, §4.7, §4.11; PBN 2.1 §3-4.
     """
@@ -277,12 +285,13 @@ def replay(board: Board) -> Replay:
     # --- play (Laws 41-68) ------------------------------------------------------
     tricks: tuple[Trick, ...] = ()
     play_result: int | None = None
+    pr: PlayReplay | None = None
     if isinstance(play, Play) and (play.cards or play.claim is not None):
         if contract is None or contract.strain is None:
             if any(c is not None for c in play.cards):
                 sink.tag("P407", "Play")
         else:
-            pr: PlayReplay = replay_play(play, contract, deal, dc, follow_leads=board.origin.format == "lin")
+            pr = replay_play(play, contract, deal, dc, follow_leads=board.origin.format == "lin")
             tricks = pr.tricks
             play_result = pr.result
             if pr.faults:
@@ -313,6 +322,13 @@ def replay(board: Board) -> Replay:
             play_result = tag_result  # an established revoke: Law 64 trick transfers (see above)
         else:
             sink.tag("C503", "Result", value=tag_result, expected=play_result)
+    elif (
+        play_result is None
+        and tag_result is not None
+        and pr is not None
+        and not _result_possible(sink, pr, play, contract, tag_result, dc.cards_per_hand)  # type: ignore[arg-type]
+    ):
+        tag_result = None  # impossible after the play: not scored (one error, no S601 from it)
     result = None if passed_out else (play_result if play_result is not None else tag_result)
 
     # --- score (Law 77) -----------------------------------------------------------
@@ -332,6 +348,44 @@ def replay(board: Board) -> Replay:
         _check_score_tag(sink, score_tag, contract, result, score)
 
     return Replay(contract, source, tricks, result, score, tuple(sink) if sink else ())
+
+
+def _result_possible(
+    sink: _Sink, pr: PlayReplay, play: Play, contract: Contract, result: int, per_hand: int | None
+) -> bool:
+    """Whether a Result tag's ``result`` fits a play that did not give the result (PBN ``*``
+    or a play cut short, an impossible claim, unknown cards); C507 when it does not.
+
+    Declarer keeps the tricks already won (Law 71: conceding one of them is void) and can add
+    at most the tricks the defenders have not won (Law 79A).  Not checked: with a revoke
+    marked ``^R`` (Law 64 moves tricks after the play), and for an end position without a
+    declarer (its Play tag names the player on lead, not declarer's left-hand opponent).  A
+    Result that repeats an impossible claim (LIN ``mc`` gives the Result) is not reported
+    again: P405 said it.
+    """
+    won, lost = pr.declarer_tricks, pr.defence_tricks
+    if won <= result <= 13 - lost:
+        return True
+    marks = play.irregular
+    if type(marks) is tuple and "R" in marks:
+        return True  # Law 64 trick transfers: the Result gives the outcome
+    if contract.declarer is None and (contract.level == 0 or (per_hand is not None and per_hand < 13)):
+        return True  # an end position without a declarer: nobody's tricks are known
+    claim = play.claim
+    if claim is not None and claim == result and any(f.code == "P405" for f in pr.faults):
+        return False  # P405 reported it
+    written = sink.board.tag("Result")
+    sink.tag(
+        "C507",
+        "Result",
+        value=written.strip() if written and written.strip() else result,
+        won=won,
+        lost=lost,
+        played=pr.played,
+        low=won,
+        high=13 - lost,
+    )
+    return False
 
 
 #: parse_score_tag results by value: a session repeats a few dozen Score values.

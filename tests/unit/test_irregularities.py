@@ -306,10 +306,12 @@ def test_end_position_with_a_revoke_and_a_score_tag() -> None:
     text = END.replace("S2 H6 S5 S7", "S2 H6 H5 S7").replace("D4 DK H5 H7", "D4 DK S5 H7")
     assert diags(text) == [("D204", 1, 1), ("P401", *at(text, 5, "H5"))]
     # no level, so no score to compare a Score tag with; a Result in range is kept
-    scored = END.replace('[Contract "H"]', '[Contract "H"]\n[Declarer "S"]\n[Result "4"]\n[Score "NS 100"]')
+    scored = END.replace('[Contract "H"]', '[Contract "H"]\n[Declarer "S"]\n[Result "9"]\n[Score "NS 100"]')
     assert diags(scored) == [("D204", 1, 1)]
     r = rep(scored)
-    assert r.score_ns is None and r.result == 4 and r.contract.declarer is S  # type: ignore[union-attr]
+    assert r.score_ns is None and r.result == 9 and r.contract.declarer is S  # type: ignore[union-attr]
+    # N-S won the five tricks shown: a Result under 5 is impossible (C507)
+    assert diags(scored.replace('[Result "9"]', '[Result "4"]')) == [("D204", 1, 1), ("C507", 4, 1)]
 
 
 def test_end_position_nt_spellings() -> None:

@@ -208,9 +208,12 @@ def test_impossible_claim_P405() -> None:
     cards = standard_play()[:4]
     p = play_with_spans(W, cards, Contract.parse("7NT"))
     r = replay(make_board(play=replace(p, claim=0), result=0, score=None))
-    assert [d.code for d in r.diagnostics] == ["P405"]
+    assert [d.code for d in r.diagnostics] == ["P405"]  # the Result repeats the claim: not C507 too
     assert (r.diagnostics[0].line, r.diagnostics[0].column) == (10 + 21 - 1, 10)  # last card
-    assert r.result == 0  # falls back to the Result tag
+    assert r.result is None  # the impossible claim is not scored
+    r = replay(make_board(play=replace(p, claim=0), result=13))
+    assert [d.code for d in r.diagnostics] == ["P405"]
+    assert r.result == 13 and r.score_ns == 1520  # falls back to a possible Result tag
 
 
 def test_claim_gives_result() -> None:
