@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -109,6 +110,19 @@ def _limits(member: str, archive: str, file: str, line: str, board: str):
     )
 
 
+def _files_summary(statuses: dict[str, int], note: str = "") -> str:
+    """``N files``: every input and every path or member not read (the rows of convert's ``files``
+    table), then, unless all are ``ok``, how many have each status there: ``4 files (2 ok, 1
+    unreadable, 1 skipped)``.  ``note`` goes after them (``5 files (5 ok; 2 resumed)``)."""
+    from handrec.io import STATUSES
+
+    total = sum(statuses.values())
+    parts = [f"{statuses[s]} {s.replace('_', ' ')}" for s in STATUSES if statuses.get(s)]
+    if not note and all(s == "ok" for s, n in statuses.items() if n):
+        return f"{total} files"
+    return f"{total} files ({', '.join(parts)}{'; ' + note if note else ''})"
+
+
 def _unreadable(code: str) -> bool:
     """Codes meaning an input (or part of it, or of an archive) could not be read: exit status 2."""
     return code in ("F001", "F004", "F008", "F010", "F013", "F015", "F016")
@@ -182,7 +196,10 @@ def validate(
     """Replay every board against the Laws and the scorer and report every fault.
 
     Prints `path:line:col: CODE severity: message` per fault, then
-    `N files, N boards, N errors, N warnings`.  With `--fail-fast` or
+    `N files, N boards, N errors, N warnings`: N files counts every input
+    and every path or archive member not read, as the files table of
+    `handrec convert` does, and says how many are not ok:
+    `3 files (1 ok, 2 unreadable), ...`.  With `--fail-fast` or
     `--max-errors N` it stops after the first or the N-th error (the
     summary counts what was read; exit status as without).  `--jobs N`
     reads the inputs in N processes (a big PBN file in parts) with the
@@ -193,6 +210,7 @@ def validate(
     """
     from concurrent.futures.process import BrokenProcessPool
 
+    from handrec.io import entry_status
     from handrec.validate_run import validate_paths
 
     if dd:
@@ -205,7 +223,8 @@ def validate(
             raise typer.Exit(2)
     limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
     stop_at = 1 if fail_fast else max_errors
-    files = boards = errors = warns = 0
+    boards = errors = warns = 0
+    statuses: dict[str, int] = {}  # reports by files-table status
     unreadable = False
     all_diags = []
     out = sys.stdout
@@ -221,7 +240,8 @@ def validate(
             dd_progress=_progress_bar("double dummy") if dd else None,
         )
         for report in reports:
-            files += report.is_input
+            status = entry_status((f.diagnostic.code for f in report.findings), read=report.is_input)
+            statuses[status] = statuses.get(status, 0) + 1
             boards += report.boards
             errors += report.errors
             warns += report.warnings
@@ -245,9 +265,19 @@ def validate(
         if dd:
             ddmod.set_cache_dir(previous_cache)
     stopped = stop_at is not None and errors >= stop_at
-    summary = f"{files} files, {boards} boards, {errors} errors, {warns} warnings"
+    from handrec.io import STATUSES
+
+    statuses = {s: statuses[s] for s in STATUSES if s in statuses}
+    summary = f"{_files_summary(statuses)}, {boards} boards, {errors} errors, {warns} warnings"
     if format is DiagFormat.json:
-        doc = {"files": files, "boards": boards, "errors": errors, "warnings": warns, "diagnostics": all_diags}
+        doc = {
+            "files": sum(statuses.values()),
+            "statuses": statuses,
+            "boards": boards,
+            "errors": errors,
+            "warnings": warns,
+            "diagnostics": all_diags,
+        }
         if stopped:
             doc["stopped"] = True
         json.dump(doc, out, ensure_ascii=False, indent=1)
@@ -376,10 +406,9 @@ def convert(
         raise typer.Exit(130) from None
     stop()
     if not quiet:
-        extra = [f"{n} {what}" for n, what in ((summary.unchanged, "unchanged"), (summary.resumed, "resumed")) if n]
+        files = _files_summary(summary.statuses, f"{summary.resumed} resumed" if summary.resumed else "")
         typer.echo(
-            f"{summary.files} files{' (' + ', '.join(extra) + ')' if extra else ''}, {summary.boards} boards, "
-            f"{summary.errors} errors, {summary.warnings} warnings -> {output}",
+            f"{files}, {summary.boards} boards, {summary.errors} errors, {summary.warnings} warnings -> {output}",
             err=True,
         )
     refused = ("F008", "F009", "F010", "F014")
@@ -398,7 +427,14 @@ def convert(
     raise typer.Exit(2 if bad else 1 if summary.stopped else 0)
 
 
-@app.command()
+#: An argument of ``handrec query`` that can only be an option (SQL starting with a ``--``
+#: comment goes on after it, on another line): ``--name``, ``--name=value``, ``-x``.
+_OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?")
+
+
+# Unknown options reach ``args``: SQL that starts with a ``--`` comment is SQL, not an option;
+# an argument that looks like an option and nothing else is refused in the command (_OPTION_LIKE).
+@app.command(context_settings={"ignore_unknown_options": True})
 def query(
     args: Annotated[
         list[str],
@@ -428,10 +464,19 @@ def query(
     --db FILE.duckdb` first copies them into FILE (only when it is missing
     or older than the dataset), then `handrec query --db FILE.duckdb SQL`
     answers from FILE alone.  The SQL can read or write no other file
-    unless --allow-external.
+    unless --allow-external.  SQL that starts with a -- comment is read as
+    SQL; so is everything after a lone --: handrec query DIR -- "SQL".
     """
     from handrec.query import QueryError, materialise, run
 
+    unknown = [a for a in args if _OPTION_LIKE.fullmatch(a)]
+    if unknown:
+        typer.echo(
+            f"handrec: no such option: {unknown[0]} (SQL starting with - goes after --: "
+            'handrec query DIR -- "SQL"; see handrec query --help)',
+            err=True,
+        )
+        raise typer.Exit(2)
     if len(args) > 2 or (len(args) == 1 and db is None):
         typer.echo("handrec: usage: handrec query DIR SQL [--db FILE] | handrec query --db FILE SQL", err=True)
         raise typer.Exit(2)

@@ -7,7 +7,9 @@ so that a file is never held whole in memory.
 **Inputs.**  A path may be a file, a folder (searched recursively, sorted,
 hidden entries skipped) or an archive: zip, tar, tar.gz / tar.bz2 / tar.xz,
 and a single file compressed with gzip, bzip2 or xz.  Archives and
-compression are recognised by content (magic bytes), PBN and LIN by
+compression are recognised by content (magic bytes; a file named ``.zip``
+is also looked for a zip central directory at its end, as a
+self-extracting archive has), PBN and LIN by
 :func:`sniff`, never by extension alone.  Archive members are streamed with
 :mod:`zipfile` and :mod:`tarfile` (``mode="r|*"``, one pass) and never
 unpacked to disk; archives inside archives are not opened (F009).  A member's
@@ -45,7 +47,22 @@ file named explicitly that is not a regular file (a FIFO, ``/dev/stdin``,
 **Which files.**  Inside folders and archives, a file that sniffs as PBN
 or LIN is read, and so is one named ``.pbn``/``.lin`` (``.pbn.gz``...)
 that does not (reported F004); other files are skipped quietly.  A file
-met twice (same device and inode) is read once.
+met twice (same device and inode) is read once.  An input named
+explicitly (or piped) whose first bytes are blank is an empty PBN file
+(F018 warning, as an empty ``.pbn``), whatever its name.
+
+**Damaged archives and compressed files.**  Nothing damaged is read as
+text, nor dropped without a word: a zip whose central directory is cut
+off or broken, a file named as an archive (``.zip``, ``.tar``,
+``.tar.gz``...) that is none nor PBN or LIN, a compressed file whose
+data cannot be decompressed at all: F001 for the archive or file (such a
+member of an archive is not opened, F009, as a sound one is not); a zip
+member that cannot be read: F001 for the member, the other members are
+read; a truncated tar: F001 after the members before the cut.  A
+compressed file or member whose data breaks off part-way (cut short,
+corrupt) is read up to there: its whole lines before the failure are
+given, then the reading fails (:meth:`Input.lines`, F001 from the
+reader): the boards before the cut are kept, the one it cuts is not.
 
 **Decoding** follows pbn.md §1 and §18: a UTF-8 byte-order mark is stripped;
 each line is decoded as UTF-8, and a line that is not valid UTF-8 is decoded
@@ -94,6 +111,9 @@ __all__ = [
     "decode_lines",
     "total_bytes",
     "parse_size",
+    "STATUSES",
+    "SKIP_CODES",
+    "entry_status",
 ]
 
 #: How many bytes :func:`sniff` looks at.
@@ -102,6 +122,7 @@ SNIFF_BYTES = 16384
 CHUNK_BYTES = 1 << 20
 
 _PBN_TAG = re.compile(rb'^[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"', re.M)
+_PBN_HEADER = re.compile(rb"^(?:\xef\xbb\xbf)?%[ \t]*PBN[ \t]+\d", re.M)  # "% PBN 2.1" (PBN 2.1 §2)
 _LIN_START = re.compile(rb"\A\s*[A-Za-z]{2}\|")
 _LIN_URL = re.compile(rb"[?&]lin=\s*[A-Za-z]{2}(?:\||%7C)", re.I)
 
@@ -195,11 +216,14 @@ class MemorySource:
 
     ``data`` is the input's bytes (decompressed when the stream was
     compressed), at most :attr:`Limits.member_bytes`; they travel with the
-    input to a worker process.
+    input to a worker process.  ``error``: why the bytes end there, when the
+    stream broke off (compressed data cut short or corrupt): reading the
+    input gives ``data`` and then fails with it, as reading the stream did.
     """
 
     name: str
     data: bytes = field(repr=False)
+    error: str | None = None
 
 
 Source = FileSource | ZipSource | TarSource | MemorySource
@@ -208,7 +232,8 @@ Source = FileSource | ZipSource | TarSource | MemorySource
 def sniff(head: bytes, name: str = "") -> str | None:
     """Guess the format of a file from its first bytes: ``"pbn"``, ``"lin"`` or ``None``.
 
-    Content decides first (a PBN tag pair at the start of a line; a LIN
+    Content decides first (a PBN tag pair or a ``% PBN 2.1`` header line at
+    the start of a line; a LIN
     ``xx|`` command pair at the start of the file, or a hand-viewer
     ``?lin=`` link); the extension
     ``.pbn``/``.lin`` decides only when the content says nothing (an empty
@@ -221,7 +246,7 @@ def sniff(head: bytes, name: str = "") -> str | None:
     >>> sniff(b"", "empty.PBN"), sniff(b"| a | b |", "MANIFEST.md"), sniff(b"\\x89PNG\\r\\n\\x1a\\n\\0", "x.pbn")
     ('pbn', None, None)
     """
-    if _PBN_TAG.search(head):
+    if _PBN_TAG.search(head) or _PBN_HEADER.search(head):
         return "pbn"
     if _LIN_START.match(head.removeprefix(b"\xef\xbb\xbf")) or _LIN_URL.search(head):
         return "lin"
@@ -406,26 +431,35 @@ class _Stream:
     """A readable made of some bytes already read (``head``) and the rest of a stream.
 
     Closing it closes ``rest`` and every object in ``owners`` (an archive
-    reopened just for this member).
+    reopened just for this member).  Without ``rest``, ``error`` (when given)
+    is raised (:class:`EOFError`) once ``head`` is read: bytes kept from a
+    stream that broke off (:attr:`MemorySource.error`).  A read gives
+    ``head`` (or part of it) alone, then the rest: a failure of ``rest``
+    never loses ``head``.
     """
 
-    def __init__(self, head: bytes, rest: _Readable | None, owners: tuple[Any, ...] = ()) -> None:
+    def __init__(
+        self, head: bytes, rest: _Readable | None, owners: tuple[Any, ...] = (), error: str | None = None
+    ) -> None:
         self._head = memoryview(head)
         self._rest = rest
         self._owners = owners
+        self._error = error
 
     def read(self, n: int = -1, /) -> bytes:
         if self._head:
             if n < 0 or n >= len(self._head):
                 out = bytes(self._head)
                 self._head = memoryview(b"")
-                if self._rest is not None and (n < 0 or n > len(out)):
-                    out += self._rest.read(-1 if n < 0 else n - len(out))
                 return out
             out = bytes(self._head[:n])
             self._head = self._head[n:]
             return out
-        return self._rest.read(n) if self._rest is not None else b""
+        if self._rest is not None:
+            return self._rest.read(n)
+        if self._error is not None:
+            raise EOFError(self._error)
+        return b""
 
     def close(self) -> None:
         if self._rest is not None:
@@ -434,6 +468,49 @@ class _Stream:
             o.close()
 
     def __enter__(self) -> _Stream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _UntilError:
+    """A decompressing stream (gzip, bz2, xz; a zip or tar member) read so that nothing is lost
+    before a failure: every byte decompressed before the data turns out cut short or corrupt is
+    given, and the error is raised by the next read (and every later one).
+
+    The stream's own ``read(n)`` drops what it decompressed in that call when it fails; this one
+    gathers ``read1`` calls, each giving what one step of decompression yields.
+    """
+
+    __slots__ = ("_f", "_error")
+
+    def __init__(self, f: Any) -> None:
+        self._f = f
+        self._error: BaseException | None = None
+
+    def read(self, n: int = -1, /) -> bytes:
+        if self._error is not None:
+            raise self._error
+        chunks: list[bytes] = []
+        got = 0
+        try:
+            while n < 0 or got < n:
+                chunk = self._f.read1(CHUNK_BYTES if n < 0 else n - got)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                got += len(chunk)
+        except _READ_ERRORS as e:
+            self._error = e
+            if not chunks:
+                raise
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+    def close(self) -> None:
+        self._f.close()
+
+    def __enter__(self) -> _UntilError:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -500,26 +577,26 @@ class Input:
         if isinstance(src, FileSource):
             if src.compression is None:
                 return open(src.path, "rb")
-            return _decompressor(src.compression, src.path)
+            return _UntilError(_decompressor(src.compression, src.path))
         if isinstance(src, ZipSource):
-            return _zipfile(src.archive).open(src.member)
+            return _UntilError(_zipfile(src.archive).open(src.member))
         if isinstance(src, MemorySource):
-            return _Stream(src.data, None)
+            return _Stream(src.data, None, error=src.error)
         if isinstance(src, TarSource):
             if src.data is not None:
                 return _Stream(src.data, None)
             live, self._live = self._live, None
             if live is not None and live[0].token == live[1]:
-                return _Stream(live[2], live[3])
+                return _Stream(live[2], _UntilError(live[3]))
             tf = tarfile.open(src.archive, "r:*")  # the stream has moved on: reopen (random access)
             try:
                 f = tf.extractfile(src.member)
                 if f is None:
-                    raise InputError(f"{self.path}: no longer a regular file")
+                    raise InputError("no longer a regular file")
             except BaseException:
                 tf.close()
                 raise
-            return _Stream(b"", f, (tf,))
+            return _Stream(b"", _UntilError(f), (tf,))
         raise InputError(f"{self.path}: nothing to read")
 
     def lines(self, *, digest: bool = True) -> LineStream:
@@ -534,7 +611,11 @@ class Input:
         error in ``diagnostics``; a line over :attr:`Limits.max_line_bytes`
         is cut with an F013 error.
 
-        :raises InputError: when the input cannot be opened or read.
+        :raises InputError: when the input cannot be opened or read; its message
+            is the reason (the caller knows the path).  When the reading fails
+            part-way (compressed data cut short or corrupt, an I/O error), every
+            whole line before the failure is given first (the line it cuts is
+            not) and the message says after how many bytes it stopped.
 
         The lines come as a :class:`LineStream`, which also gives them block by block.
         """
@@ -546,7 +627,7 @@ class Input:
         try:
             stream = self.open()
         except _READ_ERRORS as e:
-            raise InputError(f"{self.path}: {_reason(e)}") from e
+            raise InputError(_reason(e)) from e
         hasher = hashlib.sha256() if digest else _NO_HASH
         counter = [0]
         limit = self._byte_limit
@@ -561,7 +642,8 @@ class Input:
             )
             return
         except _READ_ERRORS as e:
-            raise InputError(f"{self.path}: {_reason(e)}") from e
+            why = _member_damage(e) if isinstance(self.source, ZipSource) else _reason(e)
+            raise InputError(why + _broken_off(counter[0], self._limited)) from e
         finally:
             stream.close()
         self.sha256 = hasher.hexdigest() if digest else None
@@ -574,6 +656,8 @@ class Input:
         member, :attr:`Limits.max_file_bytes` for a plain file (over it: ``None``).
         """
         src = self.source
+        if isinstance(src, MemorySource) and src.error is not None:
+            return None  # the bytes that could be read are not the input
         if isinstance(src, (TarSource, MemorySource)) and src.data is not None:
             return hashlib.sha256(src.data).hexdigest()
         if self._live is not None:
@@ -603,6 +687,16 @@ class Input:
     @property
     def _byte_limit(self) -> int:
         return self.limits.member_bytes if self._limited else self.limits.max_file_bytes
+
+
+def _broken_off(n: int, decompressed: bool) -> str:
+    """What an :class:`InputError` adds when the reading failed after ``n`` bytes."""
+    if n <= 0:
+        return ""
+    return (
+        f" (reading stopped after {n} bytes{', decompressed' if decompressed else ''}: "
+        "the boards before are read, the one cut short is not)"
+    )
 
 
 class _closing:
@@ -638,7 +732,8 @@ def _raw_lines(
     ``line_limit`` bytes of it were read is kept to ``line_limit + 1``
     bytes and the rest of it is dropped as it is read, so memory stays
     bounded whatever the line (``decode_lines`` cuts and reports it).
-    Hashes every byte into ``hasher`` and counts them in ``counter[0]``.
+    Hashes every byte into ``hasher`` and counts them in ``counter[0]`` (as
+    they are read: when the stream fails, it holds the bytes read before).
 
     :raises SizeLimitError: once more than ``limit`` bytes were read.
     """
@@ -651,6 +746,7 @@ def _raw_lines(
         if limit is not None and total > limit:
             raise SizeLimitError(f"more than {limit} bytes")
         hasher.update(chunk)
+        counter[0] = total
         if dropping:
             m = _LINE_END.search(chunk)
             if m is None:
@@ -885,6 +981,62 @@ def _screen(
 _NESTED_ARCHIVE = re.compile(r"\.(?:zip|tar|tgz|tbz2?|txz|tar\.(?:gz|gzip|bz2|xz))\Z", re.I)
 
 
+def _archive_name(name: str) -> str | None:
+    """The archive a file name says (``"zip"``, ``"tar"``: ``.tar.gz``, ``.tgz``...), or ``None``."""
+    if not _NESTED_ARCHIVE.search(name):
+        return None
+    return "zip" if name.lower().endswith(".zip") else "tar"
+
+
+def _not_an_archive(display: str, kind: str) -> Diagnostic:
+    """F001 for a file named as a ``kind`` archive that is none, nor PBN or LIN: damaged, or misnamed."""
+    return _f001(display, f"not a {kind} archive (damaged, or another format), nor PBN or LIN")
+
+
+def _zip_damage(e: BaseException) -> str:
+    """The reason a zip archive cannot be opened (its central directory, at its end, is read first)."""
+    if isinstance(e, OSError):
+        return _reason(e)  # the file itself: permission, I/O error
+    text = _reason(e)
+    if text == "File is not a zip file":  # no end-of-central-directory record: cut short, most often
+        return "damaged or truncated zip archive: no central directory found"
+    return f"damaged zip archive: {text}"
+
+
+def _member_damage(e: BaseException) -> str:
+    """The reason a member of a zip archive (whose central directory was read) cannot be read."""
+    if isinstance(e, NotImplementedError):  # zipfile: "That compression method is not supported"
+        return f"zip member cannot be read: {_reason(e)}"
+    if isinstance(e, RuntimeError):  # zipfile: "File <ZipInfo ...> is encrypted, password required..."
+        return "encrypted zip member: a password is needed to read it"
+    return f"damaged zip member: {_reason(e)}"
+
+
+def _blank(head: bytes) -> bool:
+    """Whether the first bytes of an input hold nothing but blanks (maybe after a UTF-8 byte-order mark)."""
+    return not head.removeprefix(b"\xef\xbb\xbf").strip()
+
+
+def _plain_verdict(
+    display: str, head: bytes, name: str, arch: str | None, explicit: bool
+) -> tuple[str | None, Diagnostic | None]:
+    """The format of a file that is no archive (maybe decompressed) from its first bytes, or why it is not read.
+
+    As :func:`sniff` says; a file whose name says archive (``arch``) but that
+    is none, nor PBN or LIN, is a damaged archive (F001).  Named explicitly
+    (or piped), an input whose first bytes are blank is an empty PBN file,
+    whatever its name or source: it gets the F018 warning of an empty
+    ``.pbn`` file (:func:`handrec.reader.read` also takes a stream it
+    cannot tell as PBN).
+    """
+    fmt = sniff(head, name)
+    if fmt is None and arch is not None:
+        return None, _not_an_archive(display, arch)
+    if fmt is None and explicit and _blank(head):
+        fmt = "pbn"
+    return fmt, None
+
+
 def _bridge_name(name: str) -> bool:
     """Whether a file name says PBN or LIN (``.pbn``, ``.lin``, also ``.pbn.gz``, ``.lin.xz``...)."""
     n = name.lower()
@@ -901,7 +1053,9 @@ def _member_verdict(shown: str, name: str, head: bytes) -> tuple[Diagnostic | No
     An archive inside the archive (zip or tar, or a compressed file whose
     name says archive) is not opened (F009), nor is a compressed member
     whose name says PBN or LIN; other compressed members are skipped
-    quietly.  A member that sniffs as PBN or LIN is an input, and so is one
+    quietly.  A member whose name says archive but that is neither an
+    archive nor PBN or LIN (a damaged one) is not opened either (F009).  A
+    member that sniffs as PBN or LIN is an input, and so is one
     whose name says PBN or LIN (its ``format`` is ``None``: the reader
     reports it, F004); the rest are skipped quietly.
     """
@@ -917,21 +1071,50 @@ def _member_verdict(shown: str, name: str, head: bytes) -> tuple[Diagnostic | No
             )
         return None, None, False
     fmt = sniff(head, name)
+    if fmt is None and _NESTED_ARCHIVE.search(name):  # a damaged archive: said, as a sound one would be
+        why = "named as an archive, but not one (damaged?) nor PBN or LIN: not opened"
+        return make("F009", None, None, path=shown, member=name, reason=why), None, False
     return None, fmt, fmt is not None or _bridge_name(name)
 
 
 def _read_all(f: _Readable, limit: int) -> bytes | None:
-    """All the bytes of a stream, or ``None`` once more than ``limit`` were read."""
+    """All the bytes of a stream, or ``None`` once more than ``limit`` were read.
+
+    :raises: what reading ``f`` raises.
+    """
+    data, error = _read_until_error(f, limit)
+    if error is not None:
+        raise error
+    return data
+
+
+def _read_until_error(f: _Readable, limit: int) -> tuple[bytes | None, BaseException | None]:
+    """All the bytes of a stream: ``(data, None)``; ``(None, None)`` once more than ``limit``
+    were read; ``(the bytes read before, error)`` when reading failed part-way (``f`` an
+    :class:`_UntilError`: every byte decompressed before the failure)."""
     if limit < 0:
-        return None
+        return None, None
     chunks: list[bytes] = []
     n = 0
-    while chunk := f.read(min(CHUNK_BYTES, limit + 1 - n)):
-        n += len(chunk)
-        if n > limit:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
+    try:
+        while chunk := f.read(min(CHUNK_BYTES, limit + 1 - n)):
+            n += len(chunk)
+            if n > limit:
+                return None, None
+            chunks.append(chunk)
+    except _READ_ERRORS as e:
+        return b"".join(chunks), e
+    return b"".join(chunks), None
+
+
+def _read_head(f: _Readable) -> tuple[bytes, BaseException | None]:
+    """The first :data:`SNIFF_BYTES` of a stream, or as many as it gives before a read error:
+    ``(head, None)``, or ``(b"", error)`` when not a byte could be read.  ``f`` is an
+    :class:`_UntilError`: a failure after some bytes comes again at the next read."""
+    try:
+        return f.read(SNIFF_BYTES), None
+    except _READ_ERRORS as e:
+        return b"", e
 
 
 def _zip_entries(
@@ -942,7 +1125,7 @@ def _zip_entries(
         zf = _zipfile(str(p)) if data is None else zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
     except _READ_ERRORS as e:
-        yield _f001(display, e)
+        yield _f001(display, _zip_damage(e))
         return
     budget = _ArchiveBudget(limits)
     for info in infos:
@@ -958,12 +1141,17 @@ def _zip_entries(
             continue
         shown = f"{display}!{_member_name(name)}"
         content: bytes | None = None
+        broken: BaseException | None = None  # a member in memory read up to a failure
         try:
-            with zf.open(info) as m:
+            with _UntilError(zf.open(info)) as m:
                 if data is None:
-                    head = m.read(SNIFF_BYTES)
+                    head, failed = _read_head(m)
+                    if failed is not None:
+                        raise failed
                 else:
-                    content = _read_all(m, limits.member_bytes)
+                    content, broken = _read_until_error(m, limits.member_bytes)
+                    if broken is not None and not content:
+                        raise broken
                     if content is None:
                         yield make(
                             "F010",
@@ -977,13 +1165,17 @@ def _zip_entries(
                         continue
                     head = content[:SNIFF_BYTES]
         except _READ_ERRORS as e:
-            yield _f001(shown, e)
+            yield _f001(shown, _member_damage(e))
             continue
         d, fmt, keep = _member_verdict(shown, name, head)
         if d is not None:
             yield d
         if keep:
-            src: Source = ZipSource(str(p), name, info.file_size) if content is None else MemorySource(shown, content)
+            src: Source = (
+                ZipSource(str(p), name, info.file_size)
+                if content is None
+                else MemorySource(shown, content, None if broken is None else _member_damage(broken))
+            )
             yield Input(shown, fmt, source=src, size=info.compress_size, limits=limits)
 
 
@@ -1061,26 +1253,31 @@ STDIN = "<stdin>"
 def _memory_entries(data: bytes, display: str, name: str, limits: Limits) -> Iterator[Input | Diagnostic]:
     """The inputs in bytes read once (standard input, a pipe, a device): itself, or its members if an archive."""
     kind = _magic(data[:SNIFF_BYTES])
+    arch = _archive_name(name)
     if kind == "zip":
         yield from _zip_entries(None, display, limits, data)
         return
     if kind == "tar":
         yield from _tar_entries(None, display, limits, data)
         return
+    error: BaseException | None = None  # the decompressed bytes end there (data cut short or corrupt)
     if kind in ("gzip", "bz2", "xz"):
         try:
-            with _decompressor(kind, io.BytesIO(data)) as z:
-                head = z.read(SNIFF_BYTES)
-                if _is_tar(head):
-                    whole = None
+            with _UntilError(_decompressor(kind, io.BytesIO(data))) as z:
+                head, error = _read_head(z)
+                if error is not None or _is_tar(head):
+                    whole: bytes | None = None
                 else:
-                    rest = _read_all(z, limits.member_bytes - len(head))
+                    rest, error = _read_until_error(z, limits.member_bytes - len(head))
                     whole = None if rest is None else head + rest
         except _READ_ERRORS as e:
             yield _f001(display, e)
             return
         if _is_tar(head):
             yield from _tar_entries(None, display, limits, data)
+            return
+        if error is not None and not whole:
+            yield _f001(display, error)
             return
         if whole is None:
             what = "decompressed input"
@@ -1089,8 +1286,12 @@ def _memory_entries(data: bytes, display: str, name: str, limits: Limits) -> Ite
         data = whole
         stem, ext = os.path.splitext(name)
         name = stem if ext.lower() in _COMPRESSED_SUFFIXES else name
-    fmt = sniff(data[:SNIFF_BYTES], name)
-    yield Input(display, fmt, source=MemorySource(display, data), size=len(data), limits=limits)
+    fmt, d = _plain_verdict(display, data[:SNIFF_BYTES], name, arch, True)
+    if d is not None:
+        yield d
+        return
+    src = MemorySource(display, data, None if error is None else _reason(error))
+    yield Input(display, fmt, source=src, size=len(data), limits=limits)
 
 
 def _stream_entries(f: _Readable, display: str, name: str, what: str, limits: Limits) -> Iterator[Input | Diagnostic]:
@@ -1159,12 +1360,15 @@ def _file_entries(
         yield _f001(display, e)
         return
     kind = _magic(head)
-    if kind == "plain" and size > limits.max_file_bytes:
-        if explicit or sniff(head, p.name) is not None or _bridge_name(p.name):
-            yield make("F010", None, None, path=display, what="file", limit=limits.max_file_bytes, action="not read")
-        return
-    if kind == "zip" and zipfile.is_zipfile(p):
+    arch = _archive_name(p.name)
+    if kind == "zip" or (kind == "plain" and arch == "zip" and zipfile.is_zipfile(p)):
+        # (a zip archive starts with a member, or ends with its central directory when
+        # something comes before it: a self-extracting archive)
         yield from _zip_entries(p, display, limits)
+        return
+    if kind == "plain" and size > limits.max_file_bytes:
+        if explicit or sniff(head, p.name) is not None or _bridge_name(p.name) or arch is not None:
+            yield make("F010", None, None, path=display, what="file", limit=limits.max_file_bytes, action="not read")
         return
     if kind == "tar":
         yield from _tar_entries(p, display, limits)
@@ -1173,10 +1377,12 @@ def _file_entries(
     name = p.name
     if kind in ("gzip", "bz2", "xz"):
         try:
-            with _decompressor(kind, str(p)) as z:
-                head = z.read(SNIFF_BYTES)
+            with _UntilError(_decompressor(kind, str(p))) as z:
+                head, error = _read_head(z)
         except _READ_ERRORS as e:
-            yield _f001(display, e)
+            error = e
+        if error is not None:  # not a byte could be decompressed
+            yield _f001(display, error)
             return
         if _is_tar(head):
             yield from _tar_entries(p, display, limits)
@@ -1184,7 +1390,10 @@ def _file_entries(
         compression = kind
         stem, ext = os.path.splitext(name)
         name = stem if ext.lower() in _COMPRESSED_SUFFIXES else name
-    fmt = sniff(head, name)
+    fmt, d = _plain_verdict(display, head, name, arch, explicit)
+    if d is not None:
+        yield d
+        return
     if fmt is not None or explicit or _bridge_name(p.name):
         yield Input(display, fmt, source=FileSource(str(p), compression), size=size, limits=limits)
 
@@ -1203,14 +1412,17 @@ def iter_entries(
     """Every input under ``paths``, in order, and every entry that cannot be one, as a diagnostic.
 
     Yields an :class:`Input` per file to read and a :class:`Diagnostic`
-    for each path or member that is not read: F001 (unreadable path or
-    archive), F008 (unsafe member name), F009 (link or device member, an
+    for each path or member that is not read: F001 (unreadable path,
+    damaged archive or member, a file named as an archive that is none),
+    F008 (unsafe member name), F009 (link or device member, an
     archive inside an archive), F010 (size limit), F014 (FIFO or device
     in a folder).
 
     Which files are inputs: a file named explicitly, always (its
     ``format`` is ``None`` when it is not PBN or LIN: the reader reports
-    F004); inside folders and archives, a file that sniffs as PBN or LIN,
+    F004; ``"pbn"`` when its first bytes are blank: an empty input), but
+    for one named as an archive that is none (F001); inside folders and
+    archives, a file that sniffs as PBN or LIN,
     or whose name ends in ``.pbn`` or ``.lin`` (also ``.pbn.gz``...: when
     it does not sniff as PBN or LIN its ``format`` is ``None`` too); other
     files (a README, a picture) are skipped quietly.  A file over
@@ -1219,7 +1431,8 @@ def iter_entries(
 
     Each file is read once: a file met again (same device and inode, by
     another path, a folder holding it, a link) gives nothing the second
-    time; archive members are not compared.
+    time, nor does a path that cannot be read named again; archive members
+    are not compared.
 
     Pipes: the path ``-`` is standard input, shown as ``<stdin>``
     (:data:`STDIN`; a file named ``-`` is ``./-``).  It, and any file
@@ -1251,7 +1464,10 @@ def iter_entries(
             else:
                 raise FileNotFoundError(2, "No such file or directory")
         except OSError as e:
-            yield _f001(str(raw), e)
+            key = ("unreadable", str(raw))  # named again: reported once, as a file is read once
+            if key not in seen:
+                seen.add(key)
+                yield _f001(str(raw), e)
 
 
 def iter_inputs(
@@ -1276,6 +1492,37 @@ def iter_inputs(
             errors.append(item)
         elif item.code == "F001":
             raise InputError(f"{item.path}: {item.message.removeprefix('cannot read input: ')}")
+
+
+#: The status of an entry (an input, or a path or member not read), in the order summaries list
+#: them: the ``status`` column of ``handrec convert``'s ``files`` table (see :mod:`handrec.store`).
+STATUSES = ("ok", "unchanged", "unreadable", "skipped", "not_read")
+#: Codes that mean an entry was refused by policy (status ``skipped``): an unsafe, linked, nested or
+#: too large archive member, a file over a size limit (F008-F010), a FIFO or device in a folder (F014).
+SKIP_CODES = frozenset({"F008", "F009", "F010", "F014"})
+_UNREAD_CODES = frozenset({"F001", "F004", "F015"})
+
+
+def entry_status(codes: Iterable[str], read: bool = True) -> str:
+    """The status of an entry from the codes of its diagnostics: ``"skipped"``, ``"unreadable"`` or ``"ok"``.
+
+    ``read``: the entry is an input that was read (an :class:`Input` with a
+    ``format``), not a path or member listed as a diagnostic.  Refused by
+    policy (:data:`SKIP_CODES`): skipped; not read, or not to its end (F001;
+    F015, a failure of handrec itself), or not PBN or LIN (F004): unreadable;
+    else ok.  ``handrec convert`` writes
+    it in the ``files`` table and ``handrec validate`` counts by it, so their
+    summaries agree.
+
+    >>> entry_status(["T104", "F002"]), entry_status(["F001"]), entry_status(["F009"], read=False)
+    ('ok', 'unreadable', 'skipped')
+    """
+    codes = set(codes)
+    if codes & SKIP_CODES:
+        return "skipped"
+    if not read or codes & _UNREAD_CODES:
+        return "unreadable"
+    return "ok"
 
 
 def total_bytes(paths: Iterable[str | os.PathLike[str]]) -> int:

@@ -47,6 +47,10 @@ class QueryError(ValueError):
     """The dataset is missing or the SQL failed; the message says which."""
 
 
+#: The message of the :class:`QueryError` for SQL that holds no statement.
+NO_STATEMENT = "no SQL statement to run (the SQL is empty, or only comments)"
+
+
 def _bridge_score(contract: str | None, declarer: str | None, vulnerable: str | None, tricks: int | None) -> int | None:
     """SQL ``bridge_score``: :func:`handrec.events.row_score` with the vulnerability as text."""
     if contract is None or vulnerable is None:
@@ -76,18 +80,20 @@ def _imps_sql(d: str) -> str:
 #: Butler's datum, which drops the top and bottom scores).  Only the games of ``boards``:
 #: results given only as ScoreTable rows are in ``tables`` (``handrec score`` reads them too).
 #: A board is the same deal under the same event and board number (bridge-rules.md §8.3);
-#: an event is the Event tag.  The comparison is computed once per distinct score of a
+#: an event is the Event tag, else the file (``event_name``: the Event tag, else ``<source_file>
+#: (no Event tag)``, as ``handrec score`` names events: games of files without an Event tag are
+#: never compared across files).  The comparison is computed once per distinct score of a
 #: board (``per_score``), then joined back to the games: one sort of the (much smaller)
 #: distinct scores instead of window passes over every game, and the IMP scale in SQL
 #: rather than a Python call per row (benchmarks/bench_query.py).
 _TRAVELLERS = f"""
 CREATE VIEW travellers AS
 WITH scored AS (
-    SELECT *, coalesce(event, '') || '|' || coalesce(CAST(board AS VARCHAR), board_label, '') || '|' || deal AS board_key
-    FROM boards
+    SELECT *, event_name || '|' || coalesce(CAST(board AS VARCHAR), board_label, '') || '|' || deal AS board_key
+    FROM (SELECT *, coalesce(nullif(trim(event), ''), source_file || ' (no Event tag)') AS event_name FROM boards)
     WHERE score_ns IS NOT NULL AND deal IS NOT NULL
 ), per_score AS (
-    SELECT board_key, any_value(coalesce(event, '')) AS event_key, score_ns, CAST(count(*) AS INTEGER) AS n
+    SELECT board_key, any_value(event_name) AS event_key, score_ns, CAST(count(*) AS INTEGER) AS n
     FROM scored GROUP BY board_key, score_ns
 ), compared AS (
     SELECT board_key, event_key, score_ns, n - 1 AS tied_ns,
@@ -103,7 +109,7 @@ WITH scored AS (
     SELECT *, (beaten_ns + tied_ns / 2.0 + 0.5) * most / tables - 0.5 AS mp_ns_top
     FROM session
 )
-SELECT board_id, source_file, event, board, board_key, room, north, east, south, west,
+SELECT board_id, source_file, event, event_name, board, board_key, room, north, east, south, west,
        contract, declarer, result, score_ns, tables, most - 1 AS top,
        round(mp_ns_top, 6) AS mp_ns,
        round(most - 1 - mp_ns_top, 6) AS mp_ew,
@@ -119,10 +125,11 @@ FROM scored JOIN scaled USING (board_key, score_ns)
 #: ``handrec score -m mp`` ranks them: N-S and E-W apart (direction ``NS`` / ``EW``), or one
 #: field (direction ``pairs``) when a pair of the event played in both directions (a
 #: Howell movement).  ``travellers`` is read once: each game gives a N-S and an E-W row.
+#: ``event`` is the event's name as ``handrec score`` gives it (``travellers.event_name``).
 _RANKINGS = """
 CREATE VIEW rankings AS
 WITH per_pair AS (
-    SELECT event, d.direction,
+    SELECT event_name AS event, d.direction,
            CASE WHEN d.direction = 'NS'
                 THEN CASE WHEN north = south THEN north ELSE north || ' - ' || south END
                 ELSE CASE WHEN east = west THEN east ELSE east || ' - ' || west END END AS pair,
@@ -358,7 +365,8 @@ def run(
     With ``db``: the database file ``db``, first (re)built from ``dataset``
     by :func:`materialise` when ``dataset`` is given, else used as it is.
 
-    :raises QueryError: on a missing dataset or any SQL error (the message
+    :raises QueryError: on a missing dataset, SQL without a statement (empty,
+        or only comments: :data:`NO_STATEMENT`) or any SQL error (the message
         is DuckDB's).
     """
     if db is not None:
@@ -371,6 +379,8 @@ def run(
         con = connect(dataset, allow_external=allow_external)
     try:
         cur = con.execute(sql)
+        if cur is None:  # DuckDB ran nothing: no statement (empty, blanks, ";", only comments)
+            raise QueryError(NO_STATEMENT)
         cols = [d[0] for d in cur.description] if cur.description else []
         return cols, cur.fetchall()
     except duckdb.Error as e:

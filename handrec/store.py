@@ -111,7 +111,15 @@ from handrec.arrow import SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
 from handrec.check_scores import check_event, check_pairs
 from handrec.diagnostics import Diagnostic, Severity, make
 from handrec.events import GameRecord, record
-from handrec.io import DEFAULT_LIMITS, Input, Limits, close_archives, iter_entries, total_bytes
+from handrec.io import (
+    DEFAULT_LIMITS,
+    Input,
+    Limits,
+    close_archives,
+    entry_status,
+    iter_entries,
+    total_bytes,
+)
 from handrec.reader import read_input
 from handrec.validator import analyse
 
@@ -164,8 +172,6 @@ _MANIFEST_FORMAT = 1
 _ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "tables")
 _OLD = "<dataset>"  # the source name of rows reused from the existing dataset
 _MAX_TASK_INPUTS = 256
-#: Inputs refused by policy (status ``skipped``): archive members (F008-F010), special files in folders (F014).
-_SKIP_CODES = frozenset({"F008", "F009", "F010", "F014"})
 #: Boards of one input recorded for its claimed-figure checks while none of them has a claim.
 CHECK_BOARDS = 20_000
 #: Boards of one input recorded for its claimed-figure checks when it has claims.
@@ -178,8 +184,10 @@ class ConvertSummary:
 
     ``files``: inputs whose rows are in the dataset (status ``ok`` or
     ``unchanged``); ``unreadable``, ``skipped``, ``unchanged``, ``not_read``:
-    inputs by status; ``resumed``: inputs taken from an interrupted run's
-    work folder; ``stopped``: ``max_errors`` was reached.
+    inputs by status; ``statuses``: every ``files`` row counted by status
+    (those of :data:`handrec.io.STATUSES` that occur); :attr:`total`: the rows of the
+    ``files`` table; ``resumed``: inputs taken from an interrupted run's
+    work folder (counted under their status); ``stopped``: ``max_errors`` was reached.
     ``boards``, ``errors``, ``warnings``: totals over the whole dataset
     written.  ``diagnostics``: the file-level faults found in this run (F001,
     F002, F004, F008-F010...).  ``discarded_work``: a leftover work folder was
@@ -198,6 +206,15 @@ class ConvertSummary:
     stopped: bool = False
     discarded_work: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    statuses: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        """Every input and every entry not read: the rows of the ``files`` table."""
+        return sum(self.statuses.values())
+
+    def _count(self, status: str) -> None:
+        self.statuses[status] = self.statuses.get(status, 0) + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,12 +311,7 @@ class _JobResult:
 
 
 def _status(inp: Input) -> str:
-    codes = {d.code for d in inp.diagnostics}
-    if codes & _SKIP_CODES:
-        return "skipped"
-    if inp.format is None or "F001" in codes or "F004" in codes:
-        return "unreadable"
-    return "ok"
+    return entry_status((d.code for d in inp.diagnostics), read=inp.format is not None)
 
 
 def _run_job(job: _Job) -> _JobResult:
@@ -859,6 +871,7 @@ def convert(
     def not_read(path: str, fmt: str | None) -> None:
         order.append(_Done(path, fmt, "not_read", 0, 0, 0))
         summary.not_read += 1
+        summary._count("not_read")
 
     def commit(inputs: list[Input] | None, part: str | None, result: _JobResult) -> None:
         nonlocal committed
@@ -879,6 +892,7 @@ def convert(
             summary.unchanged += d.status == "unchanged"
             summary.unreadable += d.status == "unreadable"
             summary.skipped += d.status == "skipped"
+            summary._count(d.status)
             progress["files"] += 1
             progress["boards"] += d.rows["boards"][1] if d.rows is not None else 0
         stop = {d.path for d in order[-len(result.done) :] if d.status == "not_read"} if summary.stopped else set()
@@ -928,7 +942,7 @@ def convert(
                 continue
             if isinstance(task, Diagnostic):
                 d = task
-                status = "skipped" if d.code in _SKIP_CODES else "unreadable"
+                status = entry_status([d.code], read=False)
                 e, w = int(d.severity is Severity.ERROR), int(d.severity is Severity.WARNING)
                 r = _JobResult([_Done(d.path, None, status, 0, e, w, diagnostics=(d,))], [d])
                 pending.append((None, None, _done_future(r)))

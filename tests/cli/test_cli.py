@@ -84,7 +84,7 @@ def test_validate_missing_path_exits_2(tmp_path: Path) -> None:
     assert r.exit_code == 2
     assert r.stdout.splitlines() == [
         f"{tmp_path / 'nope.pbn'}:0:0: F001 error: cannot read input: No such file or directory",
-        "0 files, 0 boards, 1 errors, 0 warnings",
+        "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
     ]
 
 
@@ -308,3 +308,96 @@ def test_sample_session_rankings_in_sql_match_handrec_score(dataset: Path) -> No
         for x in g["rows"]
     ]
     assert got == r.stdout.splitlines()[1:]
+
+
+# --- query: SQL with no statement, SQL starting with a comment ------------------------------
+
+
+@pytest.mark.parametrize("sql", ["", "   ", ";", "/* c */", "-- only a comment", " ;\n ; "])
+def test_query_without_a_statement_is_a_one_line_error(dataset: Path, sql: str) -> None:
+    r = run("query", dataset, sql)
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert r.stdout == ""
+    assert r.stderr == "handrec: no SQL statement to run (the SQL is empty, or only comments)\n"
+
+
+def test_query_sql_may_start_with_a_comment(dataset: Path) -> None:
+    sql = "-- how many boards\nselect count(*) as n from boards"
+    for args in (
+        ("query", dataset, sql, "-f", "csv"),
+        ("query", "-f", "csv", dataset, sql),
+        ("query", dataset, "-f", "csv", "--", sql),
+        ("query", "-f", "csv", "--", dataset, sql),
+        ("query", dataset, "--x=1\nselect 2 as n -- not an option", "-f", "csv"),
+    ):
+        r = run(*args)
+        assert r.exit_code == 0, (args, r.output)
+        assert r.stdout.splitlines()[0] == "n", args
+    assert run("query", dataset, sql, "-f", "csv").stdout.splitlines() == ["n", "44"]
+
+
+def test_query_unknown_options_are_still_refused(dataset: Path) -> None:
+    r = run("query", dataset, "select 1", "--formt", "csv")
+    assert r.exit_code == 2
+    assert r.stderr.startswith("handrec: no such option: --formt (")
+    assert "Traceback" not in r.output
+
+
+def test_query_help_tells_how_to_pass_sql_starting_with_dashes() -> None:
+    r = run("query", "--help")
+    assert r.exit_code == 0
+    assert "handrec query DIR -- " in " ".join(r.stdout.split())
+
+
+# --- the summary line: every input and entry, by status, as in the files table -----------------
+
+
+def test_validate_and_convert_count_the_same_files(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.pbn"
+    junk.write_text("junk\n")
+    u16 = tmp_path / "utf16.pbn"
+    u16.write_bytes('[Event "x"]\n'.encode("utf-16"))
+    missing = tmp_path / "nonexist"
+    r = run("validate", "--jobs", "1", junk, u16, missing)
+    assert r.exit_code == 2
+    summary = "3 files (1 ok, 2 unreadable), 1 boards, 2 errors, 1 warnings"
+    assert r.stdout.splitlines()[-1] == summary
+    j = json.loads(run("validate", "-f", "json", junk, u16, missing).stdout)
+    assert (j["files"], j["statuses"]) == (3, {"ok": 1, "unreadable": 2})
+    out = tmp_path / "ds"
+    c = run("convert", junk, u16, missing, "-o", out, "--jobs", "1")
+    assert c.exit_code == 2
+    assert c.stderr.splitlines()[0] == f"{summary} -> {out}"
+    q = run("query", out, "select status, count(*) n from files group by status order by status", "-f", "csv")
+    assert q.stdout.splitlines() == ["status,n", "ok,1", "unreadable,2"]
+
+
+def test_the_summary_counts_skipped_and_unchanged_entries(tmp_path: Path) -> None:
+    import zipfile
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.pbn").write_text(CLEAN)
+    with zipfile.ZipFile(src / "z.zip", "w") as z:
+        z.writestr("b.pbn", CLEAN)
+        z.writestr("../up.pbn", CLEAN)  # refused: F008, status skipped
+        z.writestr("inner.zip", b"PK\x05\x06" + b"\0" * 18)  # nested archive: F009, status skipped
+    r = run("validate", src)
+    assert r.stdout.splitlines()[-1] == "4 files (2 ok, 2 skipped), 2 boards, 1 errors, 1 warnings"
+    out = tmp_path / "ds"
+    first = run("convert", src, "-o", out, "--jobs", "1")
+    assert first.stderr.splitlines()[0] == f"4 files (2 ok, 2 skipped), 2 boards, 1 errors, 1 warnings -> {out}"
+    again = run("convert", src, "-o", out, "--jobs", "1")
+    assert again.stderr.splitlines()[0] == f"4 files (2 unchanged, 2 skipped), 2 boards, 1 errors, 1 warnings -> {out}"
+    q = run("query", out, "select count(*) from files", "-f", "csv")
+    assert q.stdout.splitlines()[1] == "4"
+
+
+def test_convert_summary_counts_inputs_not_read(tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    r = run("convert", SAMPLE, "-o", out, "--fail-fast", "--jobs", "1")
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == f"3 files (1 ok, 2 not read), 4 boards, 1 errors, 0 warnings -> {out}"
+    q = run("query", out, "select status, count(*) n from files group by status order by status", "-f", "csv")
+    assert q.stdout.splitlines() == ["status,n", "not_read,2", "ok,1"]

@@ -46,7 +46,7 @@ def test_a_file_over_the_file_limit_is_not_read(tmp_path: Path) -> None:
     r = run("validate", "--max-file-size", "1k", f)
     assert r.stdout.replace(str(f), "{f}").splitlines() == [
         "{f}:0:0: F010 error: file exceeds the size limit of 1024 bytes: not read",
-        "0 files, 0 boards, 1 errors, 0 warnings",
+        "1 files (1 skipped), 0 boards, 1 errors, 0 warnings",
     ]
     assert r.exit_code == 2
     assert run("validate", "--max-file-size", str(size), f).exit_code == 0
@@ -151,7 +151,7 @@ def test_max_errors_stops_after_n_errors(faulty: Path) -> None:
     assert (doc["files"], doc["boards"], doc["errors"], doc["stopped"]) == (2, 3, 3, True)
     assert r.exit_code == 1
     full = run("validate", faulty)
-    assert full.stdout.splitlines()[-1] == "4 files, 8 boards, 9 errors, 0 warnings"
+    assert full.stdout.splitlines()[-1] == "5 files (4 ok, 1 skipped), 8 boards, 9 errors, 0 warnings"
     assert full.exit_code == 2  # the refused member
     lines = full.stdout.replace(str(faulty), "{d}").splitlines()
     assert lines[-2] == "{d}/z.zip!../up.pbn:0:0: F008 error: archive member '../up.pbn' refused: '..' in path"
@@ -175,7 +175,7 @@ def test_an_internal_error_is_a_diagnostic_not_a_traceback(faulty: Path, monkeyp
         "{d}/f1.pbn:0:0: F015 error: handrec failed on this input (RuntimeError: boom); the rest of it is not read: "
         "please report it"
     ) in lines
-    assert lines[-1] == "4 files, 7 boards, 8 errors, 0 warnings"  # f1.pbn stopped at its first game
+    assert lines[-1] == "5 files (3 ok, 1 unreadable, 1 skipped), 7 boards, 8 errors, 0 warnings"  # f1.pbn stopped
     assert r.exit_code == 2
 
 
@@ -366,14 +366,14 @@ def test_validate_takes_the_archive_limits_as_convert_does(tmp_path: Path) -> No
     r = run("validate", z, "--max-member-size", "3K")
     assert r.stdout.replace(str(z), "{z}").splitlines() == [
         "{z}!large.pbn:0:0: F010 error: archive member exceeds the size limit of 3072 bytes: not read",
-        "1 files, 1 boards, 1 errors, 0 warnings",
+        "2 files (1 ok, 1 skipped), 1 boards, 1 errors, 0 warnings",
     ]
     assert r.exit_code == 2
     r = run("validate", z, "--max-archive-size", "1K")
     assert r.stdout.replace(str(z), "{z}").splitlines() == [
         "{z}!large.pbn:0:0: F010 error: archive {z} exceeds the size limit of 1024 bytes: this and later members "
         "not read",
-        "1 files, 1 boards, 1 errors, 0 warnings",
+        "2 files (1 ok, 1 skipped), 1 boards, 1 errors, 0 warnings",
     ]
 
 

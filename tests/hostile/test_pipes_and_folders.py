@@ -160,11 +160,11 @@ def test_a_named_fifo_over_the_limit(tmp_path: Path) -> None:
 
 def test_a_character_device_named_explicitly_is_read_once() -> None:
     out, status = run("validate", "/dev/null")
-    assert out == [
-        "/dev/null:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",
-        "1 files, 0 boards, 1 errors, 0 warnings",
+    assert out == [  # empty: an empty input, as an empty file or standard input
+        "/dev/null:0:0: F018 warning: no board in this PBN file",
+        "1 files, 0 boards, 0 errors, 1 warnings",
     ]
-    assert status == 2
+    assert status == 0
 
 
 def test_convert_reads_a_pipe_in_worker_processes(tmp_path: Path) -> None:
@@ -211,7 +211,7 @@ def test_unreadable_bridge_files_in_a_folder_are_reported(junk: Path) -> None:
         f"{junk / 'u16.pbn'}:0:0: F004 error: not PBN or LIN: UTF-16 text: save it as UTF-8 (or ISO-8859-1) and "
         "read it again",
         f004.format(junk / "x.lin.gz"),
-        "4 files, 1 boards, 3 errors, 0 warnings",
+        "4 files (1 ok, 3 unreadable), 1 boards, 3 errors, 0 warnings",  # the files table's rows
     ]
     assert status == 2
     s = convert([junk], junk.parent / "ds", jobs=1)
@@ -257,7 +257,7 @@ def test_unreadable_bridge_members_and_nested_archives_are_reported(tmp_path: Pa
     assert out == [
         f"{t}!outer.zip:0:0: F009 warning: archive entry 'outer.zip' skipped: nested archive, not opened",
         f"{t}!garbage.pbn:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",
-        "2 files, 1 boards, 1 errors, 1 warnings",
+        "3 files (1 ok, 1 unreadable, 1 skipped), 1 boards, 1 errors, 1 warnings",
     ]
     assert status == 2
 
@@ -303,13 +303,69 @@ def test_a_file_named_twice_is_read_once(tmp_path: Path, monkeypatch: pytest.Mon
 def test_the_file_limit_reports_only_bridge_files_in_folders(junk: Path) -> None:
     out, status = run("validate", "--max-file-size", "10", junk)
     f010 = "{}:0:0: F010 error: file exceeds the size limit of 10 bytes: not read"
-    assert out == [
-        f010.format(junk / "a.pbn"),
-        f010.format(junk / "garbage.pbn"),
-        f010.format(junk / "u16.pbn"),
-        f"{junk / 'x.lin.gz'}:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",  # compressed:
-        "1 files, 0 boards, 4 errors, 0 warnings",  # the member limit applies, not the file limit
-    ]
+    assert (
+        out
+        == [
+            f010.format(junk / "a.pbn"),
+            f010.format(junk / "garbage.pbn"),
+            f010.format(junk / "u16.pbn"),
+            f"{junk / 'x.lin.gz'}:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",  # compressed:
+            "4 files (1 unreadable, 3 skipped), 0 boards, 4 errors, 0 warnings",  # the member limit applies, not the file limit
+        ]
+    )
     assert status == 2
     out, status = run("validate", "--max-file-size", "10", junk / "pic.png")  # named: reported
-    assert out == [f010.format(junk / "pic.png"), "0 files, 0 boards, 1 errors, 0 warnings"]
+    assert out == [f010.format(junk / "pic.png"), "1 files (1 skipped), 0 boards, 1 errors, 0 warnings"]
+
+
+# --- empty inputs: the F018 warning whatever the source ----------------------------------------
+
+
+@pytest.mark.parametrize("data", [b"", b"\n", b" \r\n\t\n", b"\xef\xbb\xbf", b"% PBN 2.1\r\n% EXPORT\r\n"])
+def test_an_empty_input_is_the_same_warning_from_a_pipe_or_a_file(tmp_path: Path, data: bytes) -> None:
+    want = ["{f}:0:0: F018 warning: no board in this PBN file", "1 files, 0 boards, 0 errors, 1 warnings"]
+    out, status = run("validate", "-", input=data)
+    assert (out, status) == ([w.format(f=STDIN) for w in want], 0)
+    for name in ("empty.pbn", "empty"):
+        f = tmp_path / name
+        f.write_bytes(data)
+        out, status = run("validate", f)
+        assert (out, status) == ([w.format(f=f) for w in want], 0), name
+    out, status = run("validate", "-", input=gzip.compress(data))
+    assert (out, status) == ([w.format(f=STDIN) for w in want], 0)
+    out, status = shell("H validate <(printf %s \"$1\") | sed 's#/dev/fd/[0-9]*#{f}#'", data.decode())
+    assert out == [w.format(f="{f}") for w in want]
+    ds = tmp_path / "ds"
+    r = runner.invoke(app, ["convert", "-", "-o", str(ds), "--jobs", "1"], input=data)
+    assert r.exit_code == 0, r.output
+    (row,) = pq.read_table(ds / "files.parquet").to_pylist()
+    assert (row["source_file"], row["format"], row["boards"], row["warnings"], row["status"]) == (
+        STDIN,
+        "pbn",
+        0,
+        1,
+        "ok",
+    )
+
+
+def test_an_empty_file_in_a_folder_is_read_only_when_named_as_bridge(tmp_path: Path) -> None:
+    (tmp_path / "a.pbn").write_bytes(b"")
+    (tmp_path / "notes.txt").write_bytes(b"")  # not an input: skipped quietly, as before
+    out, status = run("validate", tmp_path)
+    assert out == [
+        f"{tmp_path}/a.pbn:0:0: F018 warning: no board in this PBN file",
+        "1 files, 0 boards, 0 errors, 1 warnings",
+    ]
+
+
+def test_a_missing_path_named_twice_is_reported_once(tmp_path: Path) -> None:
+    """As a file named twice is read once: validate and convert count the same entries."""
+    missing = tmp_path / "nope.pbn"
+    out, status = run("validate", missing, missing)
+    assert out == [
+        f"{missing}:0:0: F001 error: cannot read input: No such file or directory",
+        "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
+    ]
+    assert status == 2
+    s = convert([missing, missing], tmp_path / "ds", jobs=1)
+    assert (s.total, s.unreadable, s.errors) == (1, 1, 1)

@@ -253,15 +253,17 @@ def test_damaged_archives_are_unreadable(tmp_path: Path, members: dict[str, byte
     assert s.unreadable >= 1
     assert all(f["status"] in ("unreadable", "ok") for f in files)
     assert any(f["status"] == "unreadable" and f["source_file"].startswith(str(cut)) for f in files)
-    assert files[-1]["source_file"] == str(z)  # not a zip after all: an explicit non-bridge file
+    assert files[-1]["source_file"] == str(z)  # a zip signature, no central directory: a damaged archive
     assert files[-1]["status"] == "unreadable"
+    codes = pq.read_table(out / "diagnostics.parquet").to_pylist()
+    assert [(d["source_file"], d["code"]) for d in codes][-1] == (str(z), "F001")
 
 
 def test_validate_reads_archives(tmp_path: Path, members: dict[str, bytes]) -> None:
     z = _zip(tmp_path / "x.zip", {**members, "../up.pbn": members["inner/a.pbn"]})
     r = CliRunner().invoke(app, ["validate", str(z)])
     assert r.exit_code == 2, (r.output, r.exception)  # a refused member could not be read: 2, as convert
-    assert r.stdout.splitlines()[-1] == "2 files, 11 boards, 1 errors, 0 warnings"
+    assert r.stdout.splitlines()[-1] == "3 files (2 ok, 1 skipped), 11 boards, 1 errors, 0 warnings"
     r = CliRunner().invoke(app, ["convert", str(z), "-o", str(tmp_path / "ds"), "--jobs", "1"])
     assert r.exit_code == 2
     assert "F008 error: archive member '../up.pbn' refused" in r.output

@@ -92,6 +92,35 @@ def test_views_agree_with_handrec_score(tmp_path: Path) -> None:
     assert row == (3, 3.0)
 
 
+def test_files_without_event_are_events_of_their_own(tmp_path: Path) -> None:
+    """Games without an Event tag are compared within their file only, as `handrec score` does
+    (it names such an event "<path> (no Event tag)"): two sessions of 4 tables and a file of
+    single games, all without Event, are not one event of 9 results a board."""
+    src = tmp_path / "in"
+    src.mkdir()
+    for name, seed, tables in (("a.pbn", 41, 4), ("b.pbn", 42, 4), ("c.pbn", 43, 1)):
+        s = io.StringIO()
+        dump(generate_boards(6 * tables, seed=seed, event="", tables=tables), s)
+        text = "\n".join(line for line in s.getvalue().splitlines() if not line.startswith("[Event "))
+        (src / name).write_text(text + "\n", encoding="utf-8")
+    convert([src], tmp_path / "ds", jobs=1)
+    con = connect(tmp_path / "ds")
+    assert con.execute("SELECT count(*) FROM boards WHERE event IS NOT NULL AND event <> ''").fetchone() == (0,)
+    got = con.execute(
+        "SELECT event_name, max(tables), max(top) FROM travellers GROUP BY event_name ORDER BY event_name"
+    ).fetchall()
+    names = [f"{src / f} (no Event tag)" for f in ("a.pbn", "b.pbn", "c.pbn")]
+    assert [tuple(r) for r in got] == [(names[0], 4, 3), (names[1], 4, 3), (names[2], 1, 0)]
+    for f, name in zip(("a.pbn", "b.pbn"), names):
+        doc = json.loads(CliRunner().invoke(app, ["score", str(src / f), "-m", "mp", "--format", "json"]).stdout)
+        (ev,) = doc["events"]
+        assert ev["event"] == name
+        expected = sorted((x["name"], round(float(x["pct"]), 2)) for g in ev["rankings"] for x in g["rows"])
+        rows = con.execute("SELECT pair, pct FROM rankings WHERE event = ? ORDER BY ALL", [name]).fetchall()
+        assert [tuple(r) for r in rows] == expected
+    assert con.execute("SELECT count(*) FROM rankings WHERE event = ?", [names[2]]).fetchone() == (0,)  # top 0
+
+
 def test_matchpoints_and_imps_against_python(dataset: Path) -> None:
     con = connect(dataset)
     rows = con.execute(
@@ -110,3 +139,18 @@ def test_matchpoints_and_imps_against_python(dataset: Path) -> None:
         assert mp_ew == tables - 1 - mp_ns
         assert mp2_ns == 2 * beaten + tied
         assert imp == imps(score - sum(others) / len(others))
+
+
+@pytest.mark.parametrize("sql", ["", "  \n", ";", ";;", "/* nothing */", "-- nothing\n", "-- a\n/* b */ ;"])
+def test_run_without_a_statement_raises_query_error(dataset: Path, sql: str) -> None:
+    from handrec.query import QueryError, run
+
+    with pytest.raises(QueryError, match="no SQL statement to run"):
+        run(dataset, sql)
+
+
+def test_run_accepts_sql_after_a_comment(dataset: Path) -> None:
+    from handrec.query import run
+
+    cols, rows = run(dataset, "-- count them\nselect count(*) as n from files; ")
+    assert cols == ["n"] and rows == [(3,)]
