@@ -128,6 +128,22 @@ def _unreadable(code: str) -> bool:
     return code in ("F001", "F004", "F008", "F010", "F013", "F015", "F016")
 
 
+#: Reading faults whose text is not in an exported file as written (dropped or replaced): a syntax
+#: error's text (F003), an unknown token (F006), LIN commands after the last deal (F017), a bad call
+#: (A306) or card (P406, written as an unknown card), a repeated tag or note (T102, T126: the first is
+#: kept).  The others keep the text (T101 values, T124 table elements...) or repair only the form
+#: (F005 closes the comment, F011 drops a stray separator, T105/T122 respell).  The unreadable
+#: codes (:func:`_unreadable`) are listed apart, with exit status 2.
+_NOT_AS_WRITTEN = ("F003", "F006", "F017", "A306", "P406", "T102", "T126")
+
+
+def _not_as_written(d) -> bool:
+    """Whether ``d``, a reading fault, means its text is not in an exported file as written:
+    :data:`_NOT_AS_WRITTEN`, and T128 for a second note reference or suffix of a call or card
+    (one is kept; a bad NAG is kept)."""
+    return d.code in _NOT_AS_WRITTEN or (d.code == "T128" and d.message.endswith(("(one is kept)", "(at most one)")))
+
+
 _CONTROL = dict.fromkeys([*range(0x20), 0x7F, *range(0x80, 0xA0)])
 
 
@@ -153,6 +169,15 @@ def _progress_bar(label: str):
         sys.stderr.flush()
 
     return show
+
+
+def _require_solver() -> None:
+    """End the command (exit 2, one line) when ``--dd`` was asked for and the solver (endplay) is missing."""
+    from handrec.dd import solver_available
+
+    if not solver_available():
+        typer.echo("handrec: --dd needs the double-dummy solver: pip install 'handrec[dd]' (adds endplay)", err=True)
+        raise typer.Exit(2)
 
 
 @app.command()
@@ -216,11 +241,7 @@ def validate(
     if dd:
         from handrec import dd as ddmod
 
-        if not ddmod.solver_available():
-            typer.echo(
-                "handrec: --dd needs the double-dummy solver: pip install 'handrec[dd]' (adds endplay)", err=True
-            )
-            raise typer.Exit(2)
+        _require_solver()
     limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
     stop_at = 1 if fail_fast else max_errors
     boards = errors = warns = 0
@@ -318,7 +339,10 @@ def convert(
     ] = Engine.local,
     scheduler: Annotated[
         str | None,
-        typer.Option("--scheduler", help="Dask scheduler address (default: a local cluster of --jobs workers)."),
+        typer.Option(
+            "--scheduler",
+            help="Dask scheduler address, with --engine dask (default: a local cluster of --jobs workers).",
+        ),
     ] = None,
     fail_fast: Annotated[
         bool, typer.Option("--fail-fast", help="Stop reading after the input with the first error.")
@@ -344,10 +368,13 @@ def convert(
     """
     import time
 
-    from handrec.store import ConvertProgress
+    from handrec.store import ConvertProgress, SchedulerError
     from handrec.store import convert as do_convert
 
     limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
+    if scheduler is not None and engine is not Engine.dask:
+        typer.echo("handrec: --scheduler goes with --engine dask (it names the Dask cluster to run on)", err=True)
+        raise typer.Exit(2)
     if output.exists() and not output.is_dir():
         typer.echo(f"handrec: cannot write {output}: it is a file, not a folder", err=True)
         raise typer.Exit(2)
@@ -392,7 +419,7 @@ def convert(
             scheduler=scheduler,
             max_errors=1 if fail_fast else max_errors,
         )
-    except ImportError as e:
+    except (ImportError, SchedulerError) as e:
         stop()
         typer.echo(f"handrec: {e}", err=True)
         raise typer.Exit(2) from None
@@ -521,7 +548,8 @@ def booklet(
     dd: Annotated[
         bool | None,
         typer.Option(
-            "--dd/--no-dd", help="Solve double dummy for deals without a table (needs handrec\\[dd]) / show none."
+            "--dd/--no-dd",
+            help="Solve double dummy for deals without a table (needs handrec\\[dd]: without it, exit 2) / show none.",
         ),
     ] = None,
     results: Annotated[
@@ -555,6 +583,8 @@ def booklet(
     if suffix not in (".pdf", ".html", ".htm"):
         typer.echo("handrec: --output must end in .pdf or .html", err=True)
         raise typer.Exit(2)
+    if dd:
+        _require_solver()
     input_errors: list = []
     claims: list = []  # the file's own figures checked against handrec's results (S603-S609, S611)
 
@@ -563,10 +593,7 @@ def booklet(
             yield from read_input(inp)
             input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
-    from handrec.dd import UNAVAILABLE_REASON, default_cache_dir, set_cache_dir, solver_available
-
-    if dd and not solver_available():
-        typer.echo(f"handrec: {UNAVAILABLE_REASON}", err=True)
+    from handrec.dd import default_cache_dir, set_cache_dir
     from handrec.render import BookletSummary, NothingToPrint
 
     progress = _progress_bar("double dummy") if dd else None
@@ -651,15 +678,24 @@ def export(
 
     Boards with a room (Room Open/Closed) become vugraph tables in LIN.  What
     the output format cannot hold (e.g. Score tags in LIN, LIN alert marks
-    in PBN) is listed on stderr, never dropped silently.
+    in PBN) is listed on stderr, never dropped silently; so is input text
+    not written as it was read (a syntax error's text, a bad card or
+    call), each fault as `path:line:col: CODE severity: message: not in
+    the output as written`, then a count.  Exit status 1 when some text
+    is not carried over as written (the file is written), 2 when an input
+    could not be read.
     """
     from handrec.reader import iter_inputs, read_input
 
     input_errors: list = []
+    not_written: list = []  # reading faults whose text is not in the output as written, in input order
 
     def boards():
         for inp in iter_inputs(paths, input_errors):
-            yield from read_input(inp)
+            for b in read_input(inp):
+                not_written.extend(d for d in b.diagnostics if _not_as_written(d))
+                yield b
+            not_written.extend(d for d in inp.diagnostics if _not_as_written(d))
             input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
     from handrec.lin import dump as lin_dump
@@ -693,8 +729,17 @@ def export(
     if dropped:
         lost = ", ".join(f"{k} ({v} board{'s' if v > 1 else ''})" for k, v in sorted(dropped.items()))
         typer.echo(f"handrec: not carried in {to.value.upper()}: {lost}", err=True)
+    for d in not_written:
+        typer.echo(f"{_printable(str(d))}: not in the output as written", err=True)
+    if not_written:
+        k, m = len(not_written), len({(d.path, d.board) for d in not_written if d.board is not None})
+        typer.echo(
+            f"handrec: {k} fault{'s' if k > 1 else ''} above not carried over as written "
+            f"({m} of {n} board{'s' if n > 1 else ''})",
+            err=True,
+        )
     typer.echo(f"{n} boards -> {output}", err=True)
-    raise typer.Exit(2 if bad else 0)
+    raise typer.Exit(2 if bad else 1 if not_written else 0)
 
 
 @app.command()

@@ -395,8 +395,23 @@ def _run_job(job: _Job) -> _JobResult:
     return _JobResult(done, diagnostics)
 
 
+class SchedulerError(RuntimeError):
+    """The Dask scheduler given to :func:`convert` cannot be reached (nothing was written)."""
+
+
+def _close_client(client: Any) -> None:
+    """Close a client of :func:`_dask_client`, and its local cluster if it started one."""
+    client.close()
+    cluster = getattr(client, "_handrec_cluster", None)
+    if cluster is not None:
+        cluster.close()
+
+
 def _dask_client(jobs: int, scheduler: str | None) -> Any:
     """A Dask client: connected to ``scheduler``, or to a new local cluster of ``jobs`` workers.
+
+    :raises SchedulerError: when ``scheduler`` cannot be reached (within Dask's
+        ``distributed.comm.timeouts.connect``) or is not an address.
 
     Dask was chosen over Ray for the distributed path: it is pure Python on
     PyPI (no bundled runtime), its ``Client.get_executor()`` is a
@@ -409,7 +424,10 @@ def _dask_client(jobs: int, scheduler: str | None) -> Any:
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError("the dask engine needs: pip install 'handrec[dask]'") from e
     if scheduler:
-        return Client(scheduler)
+        try:
+            return Client(scheduler)
+        except (OSError, ValueError) as e:  # timed out, refused, or not an address
+            raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from e
     cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
     client = Client(cluster)
     client._handrec_cluster = cluster  # closed with the client
@@ -775,6 +793,30 @@ def _tasks(entries: Iterable[Input | Diagnostic], task_bytes: int) -> Iterator[l
         yield group
 
 
+def _refuse_foreign_tables(out: Path) -> None:
+    """Refuse to write into ``out`` when it holds a ``{table}.parquet`` (a name of :data:`SCHEMAS`)
+    that handrec did not write: not a regular Parquet file, or without ``handrec.schema_version``
+    in its schema metadata (see :func:`handrec.arrow.metadata`).  An empty folder, a handrec
+    dataset (of any version) and other files are fine.
+
+    :raises FileExistsError: naming the first such file.
+    """
+    for t in SCHEMAS:
+        f = out / f"{t}.parquet"
+        if not os.path.lexists(f):
+            continue
+        meta: dict = {}
+        if f.is_file():
+            try:
+                meta = pq.read_schema(f).metadata or {}
+            except (OSError, pa.ArrowException):
+                pass  # not Parquet: not handrec's
+        if b"handrec.schema_version" not in meta:
+            raise FileExistsError(
+                f"{f} was not written by handrec convert (no handrec metadata); refusing to overwrite it"
+            )
+
+
 def convert(
     paths: Iterable[str | os.PathLike[str]],
     out_dir: str | os.PathLike[str],
@@ -820,12 +862,16 @@ def convert(
     inputs get a ``files`` row with status ``not_read`` and
     ``summary.stopped`` is set (see the module doc).
 
-    :raises OSError: when ``out_dir`` cannot be created or written.
+    :raises OSError: when ``out_dir`` cannot be created or written; :class:`FileExistsError`
+        when it holds a Parquet file of a table name that handrec did not write (never overwritten).
     :raises ValueError: when ``jobs`` is below 1 or ``engine`` is unknown.
     :raises ImportError: for ``engine="dask"`` without ``handrec[dask]``.
+    :raises SchedulerError: when ``scheduler`` cannot be reached (before anything is written).
     """
     if engine not in ("local", "dask"):
         raise ValueError(f"engine must be 'local' or 'dask', not {engine!r}")
+    if scheduler is not None and engine != "dask":
+        raise ValueError(f"a scheduler goes with engine='dask', not {engine!r}")
     paths = list(paths)
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 1:
@@ -833,15 +879,22 @@ def convert(
     if max_errors is not None and max_errors < 1:
         raise ValueError(f"max_errors must be at least 1, not {max_errors}")
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    old = None if force else _OldDataset.open(out)
-    header = {
-        "handrec_work": _MANIFEST_FORMAT,
-        "schema_version": SCHEMA_VERSION,
-        "handrec_version": __version__,
-        "dataset": _fingerprint(out),
-    }
-    work = _Work(out / WORK_DIR, header, resume)
+    _refuse_foreign_tables(out)
+    client = _dask_client(jobs, scheduler) if engine == "dask" else None  # first: an unreachable one writes nothing
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        old = None if force else _OldDataset.open(out)
+        header = {
+            "handrec_work": _MANIFEST_FORMAT,
+            "schema_version": SCHEMA_VERSION,
+            "handrec_version": __version__,
+            "dataset": _fingerprint(out),
+        }
+        work = _Work(out / WORK_DIR, header, resume)
+    except BaseException:
+        if client is not None:
+            _close_client(client)
+        raise
     summary = ConvertSummary(discarded_work=work.discarded)
     known: dict[str, set[str]] = {}
     if old is not None:
@@ -922,9 +975,7 @@ def convert(
                 for inp in inputs_:
                     not_read(inp.path, inp.format)
 
-    client = None
-    if engine == "dask":
-        client = _dask_client(jobs, scheduler)
+    if client is not None:
         executor: Any = client.get_executor()
     else:
         executor = _executor(jobs) if jobs > 1 else None
@@ -965,10 +1016,7 @@ def convert(
                 drop(pending)
     finally:
         if client is not None:
-            client.close()
-            cluster = getattr(client, "_handrec_cluster", None)
-            if cluster is not None:
-                cluster.close()
+            _close_client(client)
         elif executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
         close_archives()

@@ -187,3 +187,26 @@ def test_help_names_the_codes_the_booklet_reports(tmp_path: Path) -> None:
     text = " ".join(r.stdout.replace("│", " ").split())
     assert "S603-S608" in text and "S609" in text and "S603-S609" not in text
     assert "exits 1" in text
+
+
+# --- --dd without the solver -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["b.html", "b.pdf"])
+def test_dd_without_endplay_is_refused_before_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """As validate --dd: exit 2 with one line, nothing written; without --dd the booklet is printed."""
+    from handrec import dd
+
+    def missing() -> None:
+        raise ImportError("No module named 'endplay'")
+
+    monkeypatch.setattr(dd, "_endplay", missing)
+    out = tmp_path / name
+    r = run("booklet", CLUB_PAIRS, "-o", out, "--dd")
+    assert r.exit_code == 2
+    assert r.stderr == "handrec: --dd needs the double-dummy solver: pip install 'handrec[dd]' (adds endplay)\n"
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    r = run("booklet", CLUB_PAIRS, "-o", tmp_path / "c.html")
+    assert r.exit_code == 0, r.output

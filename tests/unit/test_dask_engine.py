@@ -44,3 +44,42 @@ def test_dask_local_cluster_matches_single_process(tmp_path: Path) -> None:
 def test_unknown_engine_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="engine"):
         convert([tmp_path], tmp_path / "o", engine="ray")
+
+
+def test_scheduler_without_the_dask_engine_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="scheduler"):
+        convert([_inputs(tmp_path)], tmp_path / "out", scheduler="tcp://127.0.0.1:9")
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_scheduler_without_the_dask_engine_is_a_usage_error(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from handrec.cli import app
+
+    out = tmp_path / "out"
+    r = CliRunner().invoke(app, ["convert", str(_inputs(tmp_path)), "-o", str(out), "--scheduler", "tcp://127.0.0.1:9"])
+    assert r.exit_code == 2
+    assert r.stderr == "handrec: --scheduler goes with --engine dask (it names the Dask cluster to run on)\n"
+    assert not out.exists()
+
+
+def test_unreachable_scheduler_is_named_not_the_output_folder(tmp_path: Path) -> None:
+    import time
+
+    import dask
+    from typer.testing import CliRunner
+
+    from handrec.cli import app
+
+    src, out = _inputs(tmp_path), tmp_path / "out"
+    started = time.monotonic()
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        r = CliRunner().invoke(
+            app, ["convert", str(src), "-o", str(out), "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"]
+        )
+    assert time.monotonic() - started < 10
+    assert r.exit_code == 2
+    assert r.stderr.startswith("handrec: cannot reach the Dask scheduler at tcp://127.0.0.1:9: "), r.stderr
+    assert "cannot write" not in r.stderr and len(r.stderr.splitlines()) == 1
+    assert not out.exists()  # nothing written

@@ -412,3 +412,48 @@ def test_export_of_lin_records_validates_clean_under_strict(corpus_dir: Path, tm
     assert after == [c for c in before if c == "D204"]  # nothing new: LIN's notes on alerts are PBN notes
     boards = list(read(out))
     assert len(boards) == 9 and all(b.play is None or b.play.leader is not None for b in boards)
+
+
+def test_export_lists_what_it_does_not_carry_over_as_written(corpus_dir: Path, tmp_path: Path) -> None:
+    """A bad card '--' is written '-' (P406), a stray '}' is dropped (F006): each is listed, with a count; exit 1."""
+    src = corpus_dir / "pbn" / "bfc_lin_converted_suffix_annotation.pbn"
+    out = tmp_path / "x.pbn"
+    r = CliRunner().invoke(app, ["export", "--to", "pbn", str(src), "-o", str(out)])
+    assert r.exit_code == 1, r.output
+    assert r.stderr.splitlines() == [
+        f"{src}:78:1: F006 warning: unknown token '}}' ignored: not in the output as written",
+        f"{src}:116:1: P406 error: '--' is not a card: not in the output as written",
+        f"{src}:116:10: P406 error: '--' is not a card: not in the output as written",
+        "handrec: 3 faults above not carried over as written (2 of 3 boards)",
+        f"3 boards -> {out}",
+    ]
+    assert out.exists()
+
+
+def test_export_lists_the_lines_with_syntax_errors(corpus_dir: Path, tmp_path: Path) -> None:
+    src = corpus_dir / "pbn" / "pbn20_reference_errors.pbn"
+    out = tmp_path / "y.pbn"
+    r = CliRunner().invoke(app, ["export", "--to", "pbn", str(src), "-o", str(out)])
+    assert r.exit_code == 1, r.output
+    lines = r.stderr.splitlines()
+    listed = [line for line in lines if line.endswith(": not in the output as written")]
+    assert [line.split(": ")[0].rsplit(":", 2)[1] for line in listed] == [
+        "40", "53", "66", "79", "92", "97", "100", "117"
+    ]  # fmt: skip
+    assert all(" F003 error: syntax error: " in line for line in listed)
+    assert lines[-2:] == ["handrec: 8 faults above not carried over as written (8 of 22 boards)", f"22 boards -> {out}"]
+
+
+def test_export_lists_bad_calls_and_dropped_note_references(tmp_path: Path) -> None:
+    src = tmp_path / "a.pbn"
+    src.write_text(
+        '[Board "1"]\n[Dealer "N"]\n[Note "1:forcing"]\n[Auction "N"]\n1S =1= =1= Pass Foo\n2S Pass Pass Pass\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "x.lin"
+    r = CliRunner().invoke(app, ["export", "--to", "lin", str(src), "-o", str(out)])
+    assert r.exit_code == 1, r.output
+    listed = [line for line in r.stderr.splitlines() if line.endswith("as written")]
+    assert [line.split(": ")[1].split()[0] for line in listed] == ["T128", "A306"]
+    r = CliRunner().invoke(app, ["export", "--to", "pbn", str(src), "-o", str(tmp_path / "y.pbn")])
+    assert r.stderr.splitlines()[-2] == "handrec: 2 faults above not carried over as written (1 of 1 board)"

@@ -390,3 +390,46 @@ def test_claimed_figures_past_the_memory_bound_are_said_not_checked(tmp_path: Pa
     (src / "pairs.pbn").write_text(_pairs({}), encoding="utf-8")
     convert([src], out, jobs=1, force=True)
     assert not [x for x in _read(out)["diagnostics"].to_pylist() if x["code"].startswith("S6")]
+
+
+# --- a folder holding Parquet files handrec did not write -------------------------------------------
+
+
+def test_convert_refuses_to_overwrite_parquet_files_it_did_not_write(inputs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "theirs"
+    out.mkdir()
+    foreign = pa.table({"x": [1, 2, 3]})
+    pq.write_table(foreign, out / "boards.parquet")
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(FileExistsError, match="boards.parquet"):
+        convert([inputs], out, jobs=1)
+    assert pq.read_table(out / "boards.parquet").equals(foreign)
+    assert sorted(p.name for p in out.iterdir()) == ["boards.parquet", "notes.txt"]  # nothing written
+    r = CliRunner().invoke(app, ["convert", str(inputs), "-o", str(out), "--jobs", "1"])
+    assert r.exit_code == 2
+    assert r.stderr == (
+        f"handrec: cannot write {out}: {out / 'boards.parquet'} was not written by handrec convert "
+        "(no handrec metadata); refusing to overwrite it\n"
+    )
+    assert pq.read_table(out / "boards.parquet").equals(foreign)
+
+
+def test_convert_refuses_a_file_that_is_not_parquet_under_a_table_name(inputs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "theirs"
+    out.mkdir()
+    (out / "files.parquet").write_text("not parquet")
+    r = CliRunner().invoke(app, ["convert", str(inputs), "-o", str(out), "--jobs", "1"])
+    assert r.exit_code == 2
+    assert "files.parquet was not written by handrec convert" in r.stderr
+    assert (out / "files.parquet").read_text() == "not parquet"
+
+
+def test_convert_writes_into_an_empty_folder_a_handrec_dataset_or_beside_other_files(
+    inputs: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "ds"
+    out.mkdir()
+    (out / "other.parquet").write_bytes(b"not a table name: left alone")
+    assert convert([inputs], out, jobs=1).boards > 0
+    assert convert([inputs], out, jobs=1, force=True).boards > 0  # converting again into a handrec dataset
+    assert (out / "other.parquet").read_bytes() == b"not a table name: left alone"
