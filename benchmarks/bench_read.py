@@ -12,14 +12,13 @@ Rows: ``read + split lines``; ``endplay parse``; ``handrec parse``;
 result, score); ``same, --jobs 1``: what ``handrec validate`` does, through
 :func:`handrec.validate_run.validate_paths` in one process (the above, plus
 each board's record for the event checks, the checks themselves and the
-reports); PBN ``same, --jobs 2``: the same function with two worker
-processes, the file split in parts as ``handrec validate --jobs 2`` splits a
-big PBN file (parts of at most :data:`handrec.validate_run.PART_BYTES`, here
-at least two; pool start-up included); LIN ``same, 2 halves (bench)``: the
-benchmark's own pool over the two halves of the file, split at a board
-boundary (the product reads a LIN file in one process: state runs from deal
-to deal); ``handrec convert-to-arrow`` (parse + validate + the rows of the
-five tables as Arrow record batches, no Parquet writing).  Columns: boards/s (best of
+reports); ``same, --jobs 2``: the same function with two worker processes,
+the file split in parts as ``handrec validate --jobs 2`` splits a big file
+(``part_bytes`` at most :data:`handrec.validate_run.PART_BYTES` and under
+half the file, so that it is split: a PBN file in parts of about that size,
+at least two, a LIN file in one part per worker; pool start-up included);
+``handrec convert-to-arrow`` (parse + validate + the rows of the five
+tables as Arrow record batches, no Parquet writing).  Columns: boards/s (best of
 ``--repeat``); ``vs lines``: time relative to reading the lines (lower is
 better); ``vs endplay``: boards/s relative to endplay's parse (higher is
 better; the target for parse + validate is at least 5).  Then real files
@@ -82,24 +81,6 @@ def _parse_validate(fmt: str, path: str, data: bytes) -> int:
         analyse(b)
         n += 1
     return n
-
-
-def _part(args: tuple[str, str, int, int]) -> int:
-    """Parse + validate bytes ``start:end`` of a file (a pool task)."""
-    fmt, path, start, end = args
-    with open(path, "rb") as f:
-        f.seek(start)
-        data = f.read(end - start)
-    return _parse_validate(fmt, path, data)
-
-
-def halves(fmt: str, path: Path) -> list[tuple[str, str, int, int]]:
-    """The file as two byte ranges split at a board boundary near the middle."""
-    data = path.read_bytes()
-    sep = b"\n\r\n" if fmt == "pbn" else b"\n"  # PBN: an empty line ends a game; LIN: one deal per line
-    cut = data.find(sep, len(data) // 2)
-    cut = len(data) if cut < 0 else cut + len(sep)
-    return [(fmt, str(path), 0, cut), (fmt, str(path), cut, len(data))]
 
 
 def endplay_loader(fmt: str) -> tuple[Callable[[io.TextIOBase], list] | None, str]:
@@ -174,7 +155,6 @@ def main() -> None:
         help="real PBN/LIN files to measure too (default: a few of ../shared/corpus when it is there)",
     )
     args = ap.parse_args()
-    mp = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     print(
         f"{args.boards} generated boards per file; boards/s best of {args.repeat}; {multiprocessing.cpu_count()} CPUs"
     )
@@ -208,10 +188,6 @@ def main() -> None:
                 part_bytes = min(PART_BYTES, -(-p.stat().st_size // 2))
                 return sum(r.boards for r in validate_paths([p], jobs=2, pool_bytes=0, part_bytes=part_bytes))
 
-            def parse_validate_halves(p: Path = p, fmt: str = fmt) -> int:
-                with mp.Pool(2) as pool:
-                    return sum(pool.map(_part, halves(fmt, p)))
-
             def convert(p: Path = p, parse=parse, fmt: str = fmt) -> int:
                 buf = TableBuffers()
                 n = 0
@@ -239,9 +215,7 @@ def main() -> None:
                 ("handrec parse", parse_only),
                 ("handrec parse + validate", parse_validate),
                 ("  same, --jobs 1", validate_jobs1),
-                ("  same, --jobs 2", validate_jobs2)
-                if fmt == "pbn"
-                else ("  same, 2 halves (bench)", parse_validate_halves),
+                ("  same, --jobs 2", validate_jobs2),
                 ("handrec convert-to-arrow", convert),
             ]
             results: dict[str, tuple[float, list[float]]] = {}

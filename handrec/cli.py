@@ -227,7 +227,7 @@ def validate(
     `3 files (1 ok, 2 unreadable), ...`.  With `--fail-fast` or
     `--max-errors N` it stops after the first or the N-th error (the
     summary counts what was read; exit status as without).  `--jobs N`
-    reads the inputs in N processes (a big PBN file in parts) with the
+    reads the inputs in N processes (a big PBN or LIN file in parts) with the
     same output as one.  With `--dd`
     the double-dummy tables and par a file writes are solved again (DDS via
     endplay, 40 deals a call, cached on disk in $HANDREC_DD_CACHE or

@@ -63,24 +63,24 @@ def read_input(
 
     ``file_diagnostics``: where the parser's own file-level faults go (F005,
     F020, F021...); by default ``inp.diagnostics``, beside the reading's
-    (F001, F002, F010, F013).  ``part`` (PBN only): ``(start, stop)``
+    (F001, F002, F010, F013).  ``part`` (PBN or LIN): ``(start, stop)``
     character offsets, to read one part of a big file (the ``part`` of
-    :func:`handrec.parse.pbn.parse_pbn`: only for a file without ``#``
-    inheritance); no F018 then, since a part may hold no game (the caller
-    judges the whole file).  ``digest=False``: the bytes are not hashed
+    :func:`handrec.parse.pbn.parse_pbn`, only for a file without ``#``
+    inheritance, and of :func:`handrec.parse.lin.parse_lin`); no F018 then,
+    since a part may hold no game (the caller judges the whole file).  ``digest=False``: the bytes are not hashed
     (``inp.sha256`` stays ``None``; see :meth:`handrec.io.Input.lines`).
 
-    :raises ValueError: for a ``part`` of an input that is not PBN.
+    :raises ValueError: for a ``part`` of an input that is neither PBN nor LIN.
     """
-    if part is not None and inp.format != "pbn":
-        raise ValueError(f"only a PBN file is read in parts, not {inp.format!r}")
+    if part is not None and inp.format not in ("pbn", "lin"):
+        raise ValueError(f"only a PBN or LIN file is read in parts, not {inp.format!r}")
     if inp.format is None:
         inp.diagnostics.append(make("F004", None, None, path=inp.path, reason=_unknown_reason(inp)))
         return
     found = inp.diagnostics if file_diagnostics is None else file_diagnostics
     n = 0
     try:
-        where = {} if part is None else {"part": part}  # (PBN only, checked above)
+        where = {} if part is None else {"part": part}  # (PBN or LIN, checked above)
         for board in _parser(inp.format)(
             inp.lines(digest=digest), inp.path, found, inp.limits.max_board_bytes, **where
         ):

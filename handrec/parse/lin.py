@@ -21,7 +21,9 @@ Pipeline, one pass, streaming:
    a new segment (a second match in the same file) with its own header.  The
    ``pn``/``pw``/``st`` pairs written just before the ``md`` (or before a
    ``qx`` that follows a record) belong to the new record.  Only the current
-   record's tokens are buffered.
+   record's tokens are buffered.  Reading one part of a big file (``part``),
+   the framing still runs from the file's start (headers included), and only
+   the records that start in the part go on to steps 3 and 4.
 3. **Record parse**: the record's tokens go to the LALR instance of the same
    grammar (pass-through lexer, Transformer given to the constructor, so no
    tree is built).  One reduction per token: its callback turns the value(s)
@@ -1399,7 +1401,11 @@ def _makes_a_record(tokens: list[Token]) -> bool:
 
 
 def parse_lin(
-    lines: Iterable[str], path: str, file_diagnostics: list[Diagnostic], max_board_chars: int | None = None
+    lines: Iterable[str],
+    path: str,
+    file_diagnostics: list[Diagnostic],
+    max_board_chars: int | None = None,
+    part: tuple[int, int] | None = None,
 ) -> Iterator[Board]:
     """Read LIN records (lin.md §1-§10), one Board per record, streaming.
 
@@ -1410,7 +1416,8 @@ def parse_lin(
     :param file_diagnostics: receives faults that belong to no record: junk
         in the header, bad ``vg`` fields, unreadable ``rs`` entries, unknown
         header commands (F003, T101, F007; positions are file line and
-        column).
+        column), a header over the size limit (F016), ``pn``/``pw``/``st``
+        after the last deal (F017).
     :param max_board_chars: the largest record read, in characters from the
         start of its first pair to the end of its last one
         (:attr:`handrec.io.Limits.max_board_bytes`), or None for no limit.
@@ -1420,6 +1427,20 @@ def parse_lin(
         first line.  Pairs before the first ``md`` count with record 1 in a
         file without ``qx``; a header (pairs before the first ``qx``) over
         the limit is not read and gets a file-level F016.
+    :param part: ``(start, stop)`` character offsets, to read one part of a big
+        file in a worker process: only the records whose ``Origin.offset`` is
+        in ``[start, stop)`` are built and yielded.  The whole file up to the
+        part is still tokenised and framed (every header read, the segments,
+        the record indexes and the size limit followed), so lines, offsets,
+        indexes and the header values each record inherits are those of the
+        whole file; reading stops at the first record at or after ``stop``.
+        ``file_diagnostics`` receives the faults of the headers read just
+        before this part's records (a header's faults go with the record that
+        follows it) and, when the part holds the last record (or ``start`` is
+        0 and the file has none), what is found after it (F017, a header
+        that no record follows): the parts ``[0, a), [a, b), ..., [z, inf)``
+        give between them every board and file diagnostic of the whole file,
+        in order, each once.
     :returns: an iterator of Boards in file order; ``Origin.index`` is the
         0-based record ordinal.  Only the current record's pairs are held.
 
@@ -1438,24 +1459,31 @@ def parse_lin(
     index = 0
 
     limit = max_board_chars if max_board_chars is not None else 1 << 62
+    start, stop = (0, 1 << 62) if part is None else part
+    # whether the record being read is this part's (then so is what is found after it, when it
+    # is the last; before any record: the first part's)
+    mine = start == 0
 
-    def build(tokens: list[Token]) -> Board:
+    def build(tokens: list[Token]) -> Board | None:
+        """The record's Board, or None for a record outside the part (not built)."""
         first = tokens[0]
+        if not mine:
+            if first.type != _TOO_BIG and header.extra:  # as _board: the segment's first record takes them
+                header.extra = []
+            return None
         origin = Origin(path, line=first.line, offset=first.start_pos, index=index, format="lin")
         if first.type == _TOO_BIG:
             return Board(origin, diagnostics=(make("F016", origin, None, line=first.line, limit=max_board_chars),))
         return _board(_parse_tokens(tokens, first.line), header, origin)
 
-    def read_header(tokens: list[Token]) -> _Header:
+    def read_header(tokens: list[Token], found: list[Diagnostic]) -> _Header:
         first = tokens[0]
         if first.type == _TOO_BIG:
-            file_diagnostics.append(
-                make("F016", None, Span(first.line, 0), path=path, line=first.line, limit=max_board_chars)
-            )
+            found.append(make("F016", None, Span(first.line, 0), path=path, line=first.line, limit=max_board_chars))
             return _Header()
         parts = _parse_tokens(tokens, 1)
-        h = _read_header(parts, path, file_diagnostics)
-        file_diagnostics.extend(make(c, None, s, path=path, **a) for c, s, a in parts.problems)
+        h = _read_header(parts, path, found)
+        found.extend(make(c, None, s, path=path, **a) for c, s, a in parts.problems)
         return h
 
     for tok in _tokens(lines, max_board_chars):
@@ -1472,14 +1500,19 @@ def parse_lin(
             lead_in = cur[split:]
             del cur[split:]
             if cur:
-                yield build(cur)
+                if (b := build(cur)) is not None:
+                    yield b
                 index += 1
             cur, cur_has_md, qx_mode, header = None, False, False, _Header()
             preamble = lead_in + [tok]
         elif kind == "QX":
             if cur is None:
+                # a record starts at this qx (record offsets only grow along the file)
+                if tok.start_pos >= stop:
+                    return  # it, its header's faults and what follows are a later part's
+                mine = tok.start_pos >= start
                 if preamble:  # the header: everything before the first qx (§2.3)
-                    header = read_header(preamble)
+                    header = read_header(preamble, file_diagnostics if mine else [])
                     preamble = []
                 cur = [tok]
             else:
@@ -1487,12 +1520,20 @@ def parse_lin(
                 lead_in = cur[split:]
                 del cur[split:]
                 if cur:
-                    yield build(cur)
+                    if (b := build(cur)) is not None:
+                        yield b
                     index += 1
                 cur = lead_in + [tok]
+                if cur[0].start_pos >= stop:
+                    return
+                mine = cur[0].start_pos >= start
             qx_mode = True
         elif kind == "MD" and not qx_mode:
             if cur is None:
+                at = (preamble[0] if preamble else tok).start_pos  # where record 1 (of its segment) starts
+                if at >= stop:
+                    return
+                mine = at >= start
                 # no qx: the preamble gives the header values AND is record 1's start; a
                 # pn/pw of one table written just before the md is record 1's own (§8.2)
                 if preamble and preamble[0].type != _TOO_BIG:
@@ -1500,7 +1541,8 @@ def parse_lin(
                     lists = [t for t in preamble[split:] if t.type in ("PN", "PW") and t.count(",") > 3]
                     header_tokens = preamble[:split] + lists
                     if header_tokens:
-                        header = _read_header(_parse_tokens(header_tokens, 1), path, file_diagnostics)
+                        found = file_diagnostics if mine else []
+                        header = _read_header(_parse_tokens(header_tokens, 1), path, found)
                         header.extra = []  # the preamble's unknown commands are record 1's own
                 cur = preamble + [tok]
                 preamble = []
@@ -1508,9 +1550,13 @@ def parse_lin(
                 split = _lead_in_start(cur)
                 lead_in = cur[split:]
                 del cur[split:]
-                yield build(cur)
+                if (b := build(cur)) is not None:
+                    yield b
                 index += 1
                 cur = lead_in + [tok]
+                if cur[0].start_pos >= stop:
+                    return
+                mine = cur[0].start_pos >= start
             else:
                 cur.append(tok)
             cur_has_md = True
@@ -1534,6 +1580,7 @@ def parse_lin(
             else:
                 preamble = _too_big(preamble)
 
+    found = file_diagnostics if mine else []  # what follows the last record is its part's
     if cur is not None:
         split = _lead_in_start(cur) if cur_has_md and not qx_mode else len(cur)
         if 0 < split < len(cur) and cur[0].type != _TOO_BIG:
@@ -1542,15 +1589,18 @@ def parse_lin(
             tail = cur[split:]
             del cur[split:]
             commands = "|".join(dict.fromkeys(t.type.lower() for t in tail)) + "|"
-            file_diagnostics.append(
-                make("F017", None, Span(tail[0].line, tail[0].column), path=path, commands=commands)
-            )
-        yield build(cur)
+            found.append(make("F017", None, Span(tail[0].line, tail[0].column), path=path, commands=commands))
+        if (b := build(cur)) is not None:
+            yield b
     elif preamble:
-        if _makes_a_record(preamble):
-            yield build(preamble)  # a record with no md/qx: still a record
+        if _makes_a_record(preamble):  # a record with no md/qx: still a record
+            if preamble[0].start_pos >= stop:
+                return
+            mine = preamble[0].start_pos >= start
+            if (b := build(preamble)) is not None:
+                yield b
         else:
-            read_header(preamble)
+            read_header(preamble, found)
 
 
 def _too_big(held: list[Token]) -> list[Token]:

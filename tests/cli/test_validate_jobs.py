@@ -1,12 +1,13 @@
 """``handrec validate --jobs N``: the same bytes as ``--jobs 1`` (stdout, stderr, exit status) in every case.
 
-The runs with two jobs are made to use the pool and to split PBN files into
-many parts even for small files (``handrec.validate_run.POOL_BYTES``,
-``PART_BYTES``, ``PARTS_PER_JOB`` patched), and check that they did.
+The runs with two jobs are made to use the pool and to split PBN and LIN
+files into many parts even for small files (``handrec.validate_run.POOL_BYTES``,
+``PART_BYTES``, ``PARTS_PER_JOB``, ``LIN_PART_BYTES`` patched), and check that they did.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import tarfile
@@ -21,6 +22,7 @@ import handrec.validate_run as vr
 from handrec.cli import app
 from handrec.generate import generate_boards
 from handrec.lin import dump as lin_dump
+from handrec.model import Tag
 from handrec.pbn import dump
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,6 +106,7 @@ def both(monkeypatch: pytest.MonkeyPatch, args: list, part_bytes: int = 20_000, 
                 m.setattr(vr, "EARLY_PART_BYTES", part_bytes)
                 m.setattr(vr, "EARLY_FIRST_BYTES", part_bytes // 4)  # --max-errors: a small first part
                 m.setattr(vr, "PARTS_PER_JOB", 64)
+                m.setattr(vr, "LIN_PART_BYTES", part_bytes)  # a LIN file in parts of part_bytes too
             r = runner.invoke(app, ["validate", "--jobs", str(jobs), *map(str, args)], input=stdin)
         assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
         out.append((r.stdout, r.stderr, r.exit_code))
@@ -126,7 +129,7 @@ def test_corpus_pbn_file_same_output_split_in_parts(
 
 
 def test_corpus_folders_same_output(corpus_dir: Path, monkeypatch: pytest.MonkeyPatch, spy: dict) -> None:
-    """Both folders of the corpus: LIN files whole, PBN files whole or in parts, ``"#`` files whole."""
+    """Both folders of the corpus: PBN files whole or in parts, ``"#`` files whole, LIN files (all small) whole."""
     pbn, lin = corpus_dir / "pbn", corpus_dir / "lin"
     for args in ([], ["--format", "json"], ["--strict", "--info"], ["--max-errors", "5"]):
         one, two = both(monkeypatch, [*args, pbn, lin], part_bytes=30_000)
@@ -194,7 +197,7 @@ def test_last_game_over_several_parts(tmp_path: Path, monkeypatch: pytest.Monkey
     assert len([x for x in one[0].splitlines() if "F020" in x]) == 3  # a tab, two separator lines: once each
 
 
-def test_hash_inheritance_and_lin_files_are_not_split(
+def test_hash_inheritance_files_are_not_split_lin_files_are(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spy: dict
 ) -> None:
     data = damaged_pbn(200, seed=4).replace(b'[Site "Generated"]', b'[Site "#"]')
@@ -210,10 +213,125 @@ def test_hash_inheritance_and_lin_files_are_not_split(
     one, two = both(monkeypatch, ["--strict", f, g, h])
     assert two == one
     parts = -(-g.stat().st_size // 20_000)
-    assert dict(spy["parts"]) == {"inherit.pbn": None, "plain.pbn": parts + parts % 2, "games.lin": None}
+    lin_parts = -(-h.stat().st_size // 40_000) * 2  # parts of 20 kB, as many for each of the two workers
+    assert lin_parts >= 4
+    assert dict(spy["parts"]) == {"inherit.pbn": None, "plain.pbn": parts + parts % 2, "games.lin": lin_parts}
     assert spy["pools"] == [2]
     assert "3 files, 550 boards" in one[0]
-    assert "games.lin:" in one[0]
+    assert one[0].count("games.lin:") == 4  # the A301 faults, in whichever part they are
+
+
+#: The LIN files of the corpus: a record a line, vugraph segments, CR LF, a hand-viewer URL.
+CORPUS_LIN = [
+    "bbo_multi_board_one_per_line.lin",
+    "dealconvert_vugraph_handrecord_crlf.lin",
+    "bbo_handviewer_url_encoded.txt",
+    "bbo_single_board_long_explanations.lin",
+    "bbo_tourney_slam_claim_after_trick6.lin",
+]
+
+
+@pytest.mark.parametrize("name", CORPUS_LIN)
+def test_corpus_lin_file_same_output_split_in_parts(
+    corpus_dir: Path, name: str, monkeypatch: pytest.MonkeyPatch, spy: dict
+) -> None:
+    path = corpus_dir / "lin" / name
+    size = path.stat().st_size
+    for fmt in ("text", "json"):
+        one, two = both(monkeypatch, ["--format", fmt, "--info", "--strict", path], part_bytes=max(size // 5, 1))
+        assert two == one
+    summary = json.loads(one[0])
+    assert summary["files"] == 1 and summary["boards"] > 0
+    assert spy["pools"] == [2, 2]
+    assert spy["parts"][0] == (name, 6)  # size / (2 x size // 5): 3 parts a worker
+
+
+def damaged_lin(records: int, seed: int) -> bytes:
+    """Generated LIN records (a record a line, framed by ``md``) and vugraph matches (``vg``
+    headers, ``qx`` tables, ``rs`` results), with faults of every kind injected, as bytes.
+
+    Board faults (A301 call, C506 ``rs`` against the table, F003 junk, F011 stray pipe,
+    F016 a record over --max-board-size 8K, T102 a repeated pair), file faults (F003
+    junk and F007 an unknown command in a header: --strict, T101 a bad ``rs`` entry,
+    F013 with --max-line-size 4K, F002 a Latin-1 byte, F017 a ``pn`` after the last deal).
+    ``records`` records in all (even).
+    """
+    lines = []
+    buf = io.StringIO()
+    lin_dump(generate_boards(records // 2 - 2, seed=seed), buf)
+    for i, line in enumerate(buf.getvalue().splitlines()):
+        if i % 37 == 5:
+            line = line.replace("|mb|1S|", "|mb|1C|", 1).replace("|mb|2H|", "|mb|1C|", 1)
+        if i % 41 == 7:
+            line += "\njunk between records"
+        if i % 43 == 9:
+            line = line.replace("|sv|", "||sv|", 1)
+        if i % 47 == 11:
+            line = line.replace("|sv|", "|sv|o|sv|", 1)
+        if i % 97 == 13:
+            line += "nt|" + "x" * 9000 + "|"
+        lines.append(line)
+    tables = []
+    for i, b in enumerate(generate_boards(records // 2, seed=seed + 1, tables=2)):
+        keep = tuple(t for t in b.tags if t.name not in ("Event", "Room"))
+        more = (Tag("Event", f"Match {i // 40}"), Tag("Room", "Open" if i % 2 == 0 else "Closed"))
+        tables.append(dataclasses.replace(b, tags=keep + more))
+    buf = io.StringIO()
+    lin_dump(tables, buf)
+    for i, line in enumerate(buf.getvalue().splitlines()):
+        if line.startswith("rs|") and i % 3 == 1:
+            line = line.replace("rs|", "rs|4SS=,bad,", 1)  # a bad entry, the others shifted: C506
+        elif line.startswith("pn|") and i % 2 == 0:
+            line += "zz|unknown|header junk"
+        lines.append(line)
+    # a last match of two records framed by md (no qx), and players for a record that never comes
+    lines += ["vg|Last,,P,1,2,H,0,V,0|" + lines[0], lines[1], "pn|a,b,c,d|"]
+    data = "\n".join(lines).encode()
+    mid = data.index(b"qx|", len(data) // 2)
+    return data[:mid] + b"nt|caf\xe9|" + data[mid:]
+
+
+def test_generated_damaged_lin_file_in_many_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spy: dict) -> None:
+    f = tmp_path / "damaged.lin"
+    f.write_bytes(damaged_lin(600, seed=3))
+    cases = [
+        [],
+        ["--format", "json"],
+        ["--strict", "--info"],
+        ["--no-warnings", "--max-line-size", "4K"],
+        ["--max-board-size", "8K", "--info"],
+        ["--max-errors", "3"],
+        ["--format", "json", "--max-errors", "3", "--info"],
+        ["--fail-fast", "--max-line-size", "4K"],
+        ["--max-errors", "200", "--strict"],
+    ]
+    runs = {}
+    for args in cases:
+        one, two = both(monkeypatch, [*args, f])
+        assert two == one, args
+        runs[tuple(args)] = one
+    parts = -(-f.stat().st_size // 40_000) * 2
+    assert spy["parts"][1] == ("damaged.lin", parts)  # parts of 20 kB, as many for each worker
+    assert parts > 12
+    out, err, status = runs[("--strict", "--info")]
+    codes = {line.split(": ")[1].split()[0] for line in out.splitlines()[:-1]}
+    assert {"A301", "C506", "F003", "F011", "T102", "T101", "F007", "F002", "F017"} <= codes
+    assert out.splitlines()[-1].startswith("1 files, 600 boards, ")
+    assert status == 1
+    out, err, status = runs[("--max-board-size", "8K", "--info")]
+    assert "F016 error" in out and status == 2  # a record not read
+    out, err, status = runs[("--max-errors", "3")]
+    shown = len([x for x in out.splitlines() if " error: " in x])
+    assert shown in (3, 4)  # the board that brings the errors to 3 is reported whole
+    assert err == f"handrec: stopped after {shown} errors (--max-errors 3)\n"
+    assert int(out.splitlines()[-1].split()[2]) < 600  # stopped part-way through the file
+    doc = json.loads(runs[("--format", "json", "--max-errors", "3", "--info")][0])
+    assert doc["stopped"] is True and doc["errors"] == shown
+    out, err, status = runs[("--no-warnings", "--max-line-size", "4K")]
+    assert status == 2 and "F013 error" in out  # lines not read whole
+    out, err, status = runs[("--max-errors", "200", "--strict")]
+    assert err == "" or "stopped after" in err
+    assert len(out.splitlines()) > 100
 
 
 def test_stdin_archives_and_unreadable_inputs(

@@ -249,7 +249,8 @@ def test_part_bounds(tmp_path: Path) -> None:
     assert all(a[1] == b[0] for a, b in zip(parts, parts[1:]))
     assert len(vr._part_bounds(inp, 2, 1)) == vr.PARTS_PER_JOB * 2  # at most PARTS_PER_JOB a worker
     assert vr._part_bounds(inp, 2, size) is None  # one part
-    assert vr._part_bounds(Input(inp.path, "lin", source=inp.source, size=size), 2, 1000) is None
+    assert vr._part_bounds(Input(inp.path, None, source=inp.source, size=size), 2, 1000) is None  # not PBN nor LIN
+    assert len(vr._part_bounds(Input(inp.path, "lin", source=inp.source, size=size), 2, 1000)) == 2  # LIN: one a job
     # a run that may stop early: a small first part (what the parent waits for), the rest even
     early = vr._part_bounds(inp, 2, size // 3, first_bytes=size // 20)
     assert len(early) == 4 and early[0][0] == 0 and early[-1][1] == 10**18
