@@ -13,9 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 import handrec.validate_run as vr
-from handrec.cli import app
 from handrec.generate import generate_boards
 from handrec.pbn import dump
+
+from ._jobs import both
 
 runner = CliRunner()
 
@@ -53,23 +54,6 @@ def fouled_session(games: int) -> tuple[bytes, int, int]:
         records += [listing, listing]
     data = "\n\n".join([*out, *records]) + "\n"
     return data.encode(), fouled, 5
-
-
-def both(monkeypatch: pytest.MonkeyPatch, args: list, part_bytes: int) -> list[tuple[str, str, int]]:
-    """``validate --jobs 1`` and ``--jobs 2`` with the pool forced and parts of ``part_bytes``."""
-    out = []
-    for jobs in (1, 2):
-        with monkeypatch.context() as m:
-            if jobs == 2:
-                m.setattr(vr, "POOL_BYTES", 0)
-                m.setattr(vr, "PART_BYTES", part_bytes)
-                m.setattr(vr, "EARLY_PART_BYTES", part_bytes)
-                m.setattr(vr, "EARLY_FIRST_BYTES", part_bytes // 4)
-                m.setattr(vr, "PARTS_PER_JOB", 64)
-            r = runner.invoke(app, ["validate", "--jobs", str(jobs), *map(str, args)])
-        assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
-        out.append((r.stdout, r.stderr, r.exit_code))
-    return out
 
 
 def test_fouled_boards_same_output_in_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

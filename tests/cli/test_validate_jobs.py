@@ -25,6 +25,8 @@ from handrec.lin import dump as lin_dump
 from handrec.model import Tag
 from handrec.pbn import dump
 
+from ._jobs import both
+
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
@@ -92,25 +94,6 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> dict[str, list]:
     monkeypatch.setattr(handrec._pool, "start_pool", start_pool)
     monkeypatch.setattr(vr, "_part_bounds", part_bounds)
     return seen
-
-
-def both(monkeypatch: pytest.MonkeyPatch, args: list, part_bytes: int = 20_000, stdin: bytes | None = None):
-    """``validate --jobs 1`` and ``validate --jobs 2`` (pool forced, parts of ``part_bytes``, the first a
-    quarter of that with ``--max-errors``/``--fail-fast``): (stdout, stderr, exit)."""
-    out = []
-    for jobs in (1, 2):
-        with monkeypatch.context() as m:
-            if jobs == 2:
-                m.setattr(vr, "POOL_BYTES", 0)
-                m.setattr(vr, "PART_BYTES", part_bytes)
-                m.setattr(vr, "EARLY_PART_BYTES", part_bytes)
-                m.setattr(vr, "EARLY_FIRST_BYTES", part_bytes // 4)  # --max-errors: a small first part
-                m.setattr(vr, "PARTS_PER_JOB", 64)
-                m.setattr(vr, "LIN_PART_BYTES", part_bytes)  # a LIN file in parts of part_bytes too
-            r = runner.invoke(app, ["validate", "--jobs", str(jobs), *map(str, args)], input=stdin)
-        assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
-        out.append((r.stdout, r.stderr, r.exit_code))
-    return out
 
 
 @pytest.mark.parametrize("name", CORPUS_PBN)
