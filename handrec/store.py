@@ -353,10 +353,23 @@ def _run_job(job: _Job) -> _JobResult:
             recs: list[GameRecord] | None = []  # for the claimed figures (see the module doc)
             claims = False
             unchecked = 0  # the record limit, once passed
-            for board in read_input(inp):
-                a = analyse(board)
+            boards = read_input(inp)
+            failure: Exception | None = None
+            while True:
+                try:
+                    board = next(boards)
+                except StopIteration:
+                    break
+                except Exception as ex:  # a bug in handrec, not an input fault: F015, the input ends here
+                    failure = ex
+                    break
+                n += 1  # read: in the output, or (a failure) in the F015
+                try:
+                    a = analyse(board)
+                except Exception as ex:
+                    failure = ex
+                    break
                 buf.add(a)
-                n += 1
                 e += a.errors
                 w += a.warnings
                 if recs is not None or not claims:  # past the limit: only look for a first claim
@@ -369,6 +382,11 @@ def _run_job(job: _Job) -> _JobResult:
                             recs, unchecked = None, limit
                 if buf.pending_boards >= job.batch_boards:
                     flush()
+            if failure is not None:  # as validate reports it (the boards before it are kept)
+                inp.diagnostics.append(
+                    make("F015", None, None, path=inp.path, error=f"{type(failure).__name__}: {failure}")
+                )
+                recs = None
             if recs:
                 for d in check_event(recs) if claims else check_pairs(recs):
                     bid = lo + d.board if d.board is not None and 0 <= d.board < n else None

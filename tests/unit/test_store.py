@@ -433,3 +433,37 @@ def test_convert_writes_into_an_empty_folder_a_handrec_dataset_or_beside_other_f
     assert convert([inputs], out, jobs=1).boards > 0
     assert convert([inputs], out, jobs=1, force=True).boards > 0  # converting again into a handrec dataset
     assert (out / "other.parquet").read_bytes() == b"not a table name: left alone"
+
+
+def test_a_bug_while_analysing_a_board_is_f015_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure of handrec itself on one board (not an input fault) ends that input's reading with
+    F015, as validate reports it: the boards before it are kept, the other inputs are read."""
+    import handrec.store as store
+
+    src = tmp_path / "in"
+    src.mkdir()
+    for name, seed in (("a.pbn", 1), ("b.pbn", 2)):
+        s = io.StringIO()
+        pbn_dump(generate_boards(5, seed=seed), s)
+        (src / name).write_text(s.getvalue(), encoding="utf-8")
+    real = store.analyse
+
+    def analyse(board):  # type: ignore[no-untyped-def]
+        if board.origin.path.endswith("a.pbn") and board.origin.index == 2:
+            raise RuntimeError("boom")
+        return real(board)
+
+    monkeypatch.setattr(store, "analyse", analyse)
+    summary = convert([src], tmp_path / "ds", jobs=1)
+    files = pq.read_table(tmp_path / "ds" / "files.parquet").to_pylist()
+    got = {Path(f["source_file"]).name: (f["status"], f["boards"], f["boards_written"]) for f in files}
+    assert got == {"a.pbn": ("unreadable", 3, 2), "b.pbn": ("ok", 5, 5)}
+    diags = pq.read_table(tmp_path / "ds" / "diagnostics.parquet").to_pylist()
+    f015 = [d for d in diags if d["code"] == "F015"]
+    assert (
+        len(f015) == 1 and Path(f015[0]["source_file"]).name == "a.pbn" and "RuntimeError: boom" in f015[0]["message"]
+    )
+    assert pq.read_table(tmp_path / "ds" / "boards.parquet").num_rows == 7
+    assert summary.errors >= 1
