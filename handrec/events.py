@@ -1120,8 +1120,11 @@ def _rank_rows(
     boards: dict[str, int],
     tops: dict[str, Fraction] | None,
 ) -> tuple[RankRow, ...]:
+    # a pair whose boards all had a top of 0 (each played once: nothing to compare) has no
+    # percentage and no rank: listed after the ranked pairs, rank "-"
+    unranked = [] if tops is None else [p for p in totals if not tops[p]]
     if tops is not None:
-        keyed = {p: (Fraction(100) * totals[p] / tops[p] if tops[p] else Fraction(0)) for p in totals}
+        keyed = {p: Fraction(100) * totals[p] / tops[p] for p in totals if tops[p]}
     else:
         keyed = dict(totals)
     rows = []
@@ -1136,6 +1139,8 @@ def _rank_rows(
                 None if tops is None else keyed[pair],
             )
         )
+    for pair in sorted(unranked):
+        rows.append(RankRow("-", pair, boards[pair], totals[pair], tops[pair] if tops is not None else None, None))
     return tuple(rows)
 
 

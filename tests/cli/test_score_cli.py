@@ -333,3 +333,26 @@ def test_score_with_no_board_exits_1(tmp_path: Path) -> None:
     f.write_text("% PBN 2.1\n")
     r = run("score", f)
     assert r.exit_code == 1 and "no boards found" in r.stderr
+
+
+def test_pairs_with_nothing_to_compare_have_no_percentage_nor_rank(tmp_path: Path) -> None:
+    """Boards each played once (a file of single games: the event's top is 0) have nothing to
+    compare: the traveller leaves the percentage blank, and so does the ranking (rank "-"), not
+    0.00 % (with some board played twice, Neuberg gives the others a top: not this case)."""
+    from handrec.generate import generate_boards
+    from handrec.pbn import dump
+
+    s = io.StringIO()
+    dump(generate_boards(3, seed=4, event="Singles"), s)
+    f = tmp_path / "single.pbn"
+    f.write_text(s.getvalue(), encoding="utf-8")
+    r = runner.invoke(app, ["score", str(f), "-m", "mp", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    (ev,) = json.loads(r.stdout)["events"]
+    rows = [row for g in ev["rankings"] for row in g["rows"]]
+    assert len(rows) == 6
+    assert {(row["rank"], row["boards"], row["mp"], row["top"], row["pct"]) for row in rows} == {("-", 1, 0, 0, None)}
+    text = runner.invoke(app, ["score", str(f), "-m", "mp"]).stdout
+    ranking = text[text.index("Ranking NS") :].splitlines()
+    assert ranking[1].split() == ["Rank", "Pair", "Boards", "MP", "Top", "%"]
+    assert all(line.startswith("-") and line.split()[-2:] == ["0", "0"] for line in ranking[2:5])
