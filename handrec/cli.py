@@ -642,7 +642,7 @@ def booklet(
         typer.echo(_printable(str(d)), err=True)
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
-        typer.echo(str(d), err=True)
+        typer.echo(_printable(str(d)), err=True)
     if empty:  # nothing written
         if summary.total == 0:
             why = "the input has no boards"
@@ -725,7 +725,7 @@ def export(
         raise typer.Exit(2) from None
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
-        typer.echo(str(d), err=True)
+        typer.echo(_printable(str(d)), err=True)
     if dropped:
         lost = ", ".join(f"{k} ({v} board{'s' if v > 1 else ''})" for k, v in sorted(dropped.items()))
         typer.echo(f"handrec: not carried in {to.value.upper()}: {lost}", err=True)
@@ -857,7 +857,7 @@ def score(
     sys.stdout.write(render(events, format.value, table=(table or ScoreTableChoice.travellers).value))
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
-        typer.echo(str(d), err=True)
+        typer.echo(_printable(str(d)), err=True)
     if not recs and not bad:
         typer.echo("handrec: no boards found", err=True)
     raise typer.Exit(2 if bad else 0 if recs else 1)  # nothing to score: 1, as booklet with nothing to print

@@ -398,6 +398,26 @@ def test_control_characters_never_reach_the_terminal(tmp_path: Path) -> None:
     assert "\x1b" not in r.stdout
 
 
+@pytest.mark.parametrize(
+    "command",
+    [["score"], ["export", "--to", "pbn", "-o", "{out}.pbn"], ["booklet", "-o", "{out}.html"]],
+)
+def test_unreadable_inputs_are_printed_escaped_by_every_command(tmp_path: Path, command: list[str]) -> None:
+    """score, export and booklet print an unreadable input's fault as validate does: control
+    characters in its name escaped, never sent to the terminal."""
+    import zipfile
+
+    z = tmp_path / "names.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("good.pbn", BASE)
+        zf.writestr("a\x1b[2J.pbn", b"\x89PNG\r\n\x1a\n\x00 not a bridge file")
+    args = [a.replace("{out}", str(tmp_path / "out")) for a in command]
+    r = runner.invoke(app, [args[0], str(z), *args[1:]])
+    assert r.exit_code == 2, r.output
+    assert "\x1b" not in r.stderr
+    assert f"{z}!a\\x1b[2J.pbn:0:0: F004 error: " in r.stderr
+
+
 def test_huge_numbers_never_overflow_the_parquet_columns(tmp_path: Path) -> None:
     """Regression: ``[Board "2147483648"]`` made convert die with ArrowInvalid (int32 column)."""
     import pyarrow.parquet as pq
