@@ -87,6 +87,7 @@ Sources: PBN 2.1 §4.2, §5.3; bridge-rules.md §4, §5, §6, §8; Law 12C2.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -290,14 +291,7 @@ def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
     # only boards played more than once can have a pair playing them twice: their
     # travellers alone are built (a file of single games builds none)
     keys = [r.key for r in recs]
-    seen: set[object] = set()
-    again: set[object] = set()
-    for k in keys:
-        if k is not None:
-            if k in seen:
-                again.add(k)
-            else:
-                seen.add(k)
+    again = {k for k, n in Counter(keys).items() if n > 1 and k is not None}
     if again:
         out.extend(_pairs_twice(travellers([r for r, k in zip(recs, keys) if k in again], tables=False)))
     return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code)) if out else []

@@ -1464,6 +1464,14 @@ def parse_lin(
     # is the last; before any record: the first part's)
     mine = start == 0
 
+    def enter(at: int) -> bool:
+        """A record starts at offset ``at`` (offsets only grow along the file): whether the
+        reading goes on (it stops before a later part's record, its header's faults and what
+        follows); ``mine``: whether the record is this part's."""
+        nonlocal mine
+        mine = at >= start
+        return at < stop
+
     def build(tokens: list[Token]) -> Board | None:
         """The record's Board, or None for a record outside the part (not built)."""
         first = tokens[0]
@@ -1507,10 +1515,8 @@ def parse_lin(
             preamble = lead_in + [tok]
         elif kind == "QX":
             if cur is None:
-                # a record starts at this qx (record offsets only grow along the file)
-                if tok.start_pos >= stop:
-                    return  # it, its header's faults and what follows are a later part's
-                mine = tok.start_pos >= start
+                if not enter(tok.start_pos):  # a record starts at this qx
+                    return
                 if preamble:  # the header: everything before the first qx (§2.3)
                     header = read_header(preamble, file_diagnostics if mine else [])
                     preamble = []
@@ -1524,16 +1530,13 @@ def parse_lin(
                         yield b
                     index += 1
                 cur = lead_in + [tok]
-                if cur[0].start_pos >= stop:
+                if not enter(cur[0].start_pos):
                     return
-                mine = cur[0].start_pos >= start
             qx_mode = True
         elif kind == "MD" and not qx_mode:
             if cur is None:
-                at = (preamble[0] if preamble else tok).start_pos  # where record 1 (of its segment) starts
-                if at >= stop:
+                if not enter((preamble[0] if preamble else tok).start_pos):  # record 1 (of its segment)
                     return
-                mine = at >= start
                 # no qx: the preamble gives the header values AND is record 1's start; a
                 # pn/pw of one table written just before the md is record 1's own (§8.2)
                 if preamble and preamble[0].type != _TOO_BIG:
@@ -1554,9 +1557,8 @@ def parse_lin(
                     yield b
                 index += 1
                 cur = lead_in + [tok]
-                if cur[0].start_pos >= stop:
+                if not enter(cur[0].start_pos):
                     return
-                mine = cur[0].start_pos >= start
             else:
                 cur.append(tok)
             cur_has_md = True
@@ -1594,9 +1596,8 @@ def parse_lin(
             yield b
     elif preamble:
         if _makes_a_record(preamble):  # a record with no md/qx: still a record
-            if preamble[0].start_pos >= stop:
+            if not enter(preamble[0].start_pos):
                 return
-            mine = preamble[0].start_pos >= start
             if (b := build(preamble)) is not None:
                 yield b
         else:
