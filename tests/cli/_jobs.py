@@ -28,3 +28,14 @@ def both(monkeypatch: pytest.MonkeyPatch, args: list, part_bytes: int = 20_000, 
         assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
         out.append((r.stdout, r.stderr, r.exit_code))
     return out
+
+
+def same_output(monkeypatch: pytest.MonkeyPatch, path: object, cases: list[list[str]]) -> dict:
+    """:func:`both` for each list of options in ``cases`` on ``path``: the two runs agree;
+    ``{tuple(options): (stdout, stderr, exit)}``."""
+    runs = {}
+    for args in cases:
+        one, two = both(monkeypatch, [*args, path])
+        assert two == one, args
+        runs[tuple(args)] = one
+    return runs

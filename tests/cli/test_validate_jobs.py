@@ -25,7 +25,7 @@ from handrec.lin import dump as lin_dump
 from handrec.model import Tag
 from handrec.pbn import dump
 
-from ._jobs import both
+from ._jobs import both, same_output
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -138,11 +138,7 @@ def test_generated_damaged_file_in_many_parts(tmp_path: Path, monkeypatch: pytes
         ["--fail-fast", "--max-line-size", "4K"],
         ["--max-errors", "40", "--strict"],
     ]
-    runs = {}
-    for args in cases:
-        one, two = both(monkeypatch, [*args, f])
-        assert two == one, args
-        runs[tuple(args)] = one
+    runs = same_output(monkeypatch, f, cases)
     parts = -(-f.stat().st_size // 20_000)
     assert spy["parts"][1] == ("damaged.pbn", parts + parts % 2)  # parts of 20 kB, an even number of them
     assert parts > 15
@@ -288,11 +284,7 @@ def test_generated_damaged_lin_file_in_many_parts(tmp_path: Path, monkeypatch: p
         ["--fail-fast", "--max-line-size", "4K"],
         ["--max-errors", "200", "--strict"],
     ]
-    runs = {}
-    for args in cases:
-        one, two = both(monkeypatch, [*args, f])
-        assert two == one, args
-        runs[tuple(args)] = one
+    runs = same_output(monkeypatch, f, cases)
     parts = -(-f.stat().st_size // 40_000) * 2
     assert spy["parts"][1] == ("damaged.lin", parts)  # parts of 20 kB, as many for each worker
     assert parts > 12

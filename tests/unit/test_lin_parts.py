@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from _reports import summary
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -504,21 +505,6 @@ def test_part_bounds_of_a_lin_file(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 def test_cuts() -> None:
     assert vr._cuts(0, 100, 4) == [0, 25, 50, 75, 100]
     assert vr._cuts(10, 110, 3) == [10, 43, 76, 110]
-
-
-def summary(reports: list[vr.InputReport]) -> list[tuple]:
-    return [
-        (
-            r.path,
-            r.is_input,
-            r.boards,
-            r.errors,
-            r.warnings,
-            r.stopped,
-            [(str(f.diagnostic), f.board_number) for f in r.findings],
-        )
-        for r in reports
-    ]
 
 
 @pytest.fixture(scope="module")

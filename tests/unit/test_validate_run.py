@@ -10,6 +10,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+from _reports import summary
 
 import handrec.validate_run as vr
 import handrec.validator
@@ -267,21 +268,6 @@ def test_validate_paths_arguments() -> None:
     for kw in ({"jobs": 0}, {"max_errors": 0}, {"part_bytes": 0}, {"pool_bytes": -1}, {"task_bytes": 0}):
         with pytest.raises(ValueError):
             vr.validate_paths(["x"], **kw)
-
-
-def summary(reports: list[vr.InputReport]) -> list[tuple]:
-    return [
-        (
-            r.path,
-            r.is_input,
-            r.boards,
-            r.errors,
-            r.warnings,
-            r.stopped,
-            [(str(f.diagnostic), f.board_number) for f in r.findings],
-        )
-        for r in reports
-    ]
 
 
 def test_reports_of_inputs_and_of_entries_not_read(tmp_path: Path) -> None:
