@@ -31,7 +31,10 @@ class Replay:
     """What a board's records imply (see :func:`replay`).
 
     * ``contract``: from the auction when it is complete, else from the
-      Contract and Declarer tags, else ``None``; ``Contract.passed_out()``
+      Contract and Declarer tags, else ``None``; from those tags also when
+      the auction holds an illegal call (A301-A304, A306) and they name
+      another contract with its declarer (the call is the fault, not every
+      card of the play); ``Contract.passed_out()``
       for a passed-out board; an end position's denomination-only contract
       (level 0 with a strain, PBN 2.1 §3.10) from its Contract tag.  Its
       ``declarer`` is the seat that actually declared: the Declarer tag's
@@ -157,7 +160,9 @@ def replay(board: Board) -> Replay:
     * D201-D205: the deal (Law 1); D205 only when a play is given without
       a deal (no tag is mandatory in PBN import format);
     * A301-A306: the auction (Laws 18-22, 27);
-    * C501/C502: Contract/Declarer tags vs a complete auction;
+    * C501/C502: Contract/Declarer tags vs a complete auction without an
+      illegal call (with one, tags that name a contract and its declarer
+      give the contract: see ``Replay.contract``);
     * P401-P407: the play (Laws 41, 44, 61, 68);
     * C503-C505: Result tag vs the play or claim, out of range, or given
       for a passed-out board;
@@ -256,7 +261,12 @@ def replay(board: Board) -> Replay:
     swapped = board.declarer_swapped is True and tag_declarer is not None
     contract: Contract | None = None
     source: str | None = None
-    if ar is not None and ar.complete and ar.contract is not None:
+    if (
+        ar is not None
+        and ar.complete
+        and ar.contract is not None
+        and not (tag_contract is not None and _tags_over_faulty_auction(ar, tag_contract, tag_declarer))
+    ):
         contract, source = ar.contract, "auction"
         a = ar.contract
         declarer_ok = True
@@ -348,6 +358,32 @@ def replay(board: Board) -> Replay:
         _check_score_tag(sink, score_tag, contract, result, score)
 
     return Replay(contract, source, tricks, result, score, tuple(sink) if sink else ())
+
+
+#: The auction faults that leave the replayed contract in doubt: an illegal call skipped.
+_ILLEGAL_CALLS = frozenset({"A301", "A302", "A303", "A304", "A306"})
+
+
+def _tags_over_faulty_auction(ar: AuctionReplay, tag: Contract, tag_declarer: Seat | None) -> bool:
+    """Whether the Contract and Declarer tags, not the auction, give the contract: the
+    auction holds an illegal call (A301-A304, A306: reported, and skipped in the replay),
+    the tags name a contract with its declarer, and they differ from the replay's.
+
+    The replay's contract is then a guess about a faulty record (skipping the call is one
+    reading; Law 27A1 would let an insufficient bid stand once the next player calls), and
+    following it would charge the play with one fault per card (P402, P403) and the Result
+    and Score with faults of their own.  The call is the fault reported; the play, result
+    and score are checked against the contract the table recorded.
+    """
+    if not any(f.code in _ILLEGAL_CALLS for f in ar.faults):
+        return False
+    if tag.level == 0 or tag.strain is None:
+        return False
+    declarer = tag_declarer if tag_declarer is not None else tag.declarer
+    if declarer is None:
+        return False
+    a = ar.contract
+    return a is None or (a.level, a.strain, a.doubling, a.declarer) != (tag.level, tag.strain, tag.doubling, declarer)
 
 
 def _result_possible(

@@ -142,3 +142,37 @@ def test_deal_faults(deal: str, expected: list[tuple[str, int, int]]) -> None:
 )
 def test_auction_faults(calls: str, expected: list[tuple[str, int, int]]) -> None:
     assert diags(AUCTION + calls) == expected
+
+
+# An illegal call makes the replayed contract a guess.  Here North meant 4S but wrote 2S
+# under West's 3C: skipping the call gives 3C by West, whose opening leader (North) does
+# not match the Play section, which would charge every card (P402/P403), the Result and
+# the Score.  The Contract and Declarer tags agree with the play: the call is the fault.
+FAULTY_AUCTION = BASE.replace("1S Pass 2S Pass\n4S Pass Pass Pass\n", "1S Pass 2S 3C\n2S Pass Pass Pass\n")
+
+
+def test_illegal_call_reported_once_when_the_tags_give_the_contract() -> None:
+    assert diags(FAULTY_AUCTION) == [("A301", 12, 1)]
+    (board,) = parse_pbn_text(FAULTY_AUCTION, "t.pbn")
+    (d,) = validate(board)
+    assert d.message == "2S by N does not outrank 3C"
+
+
+def test_illegal_call_tags_checked_against_the_play() -> None:
+    # the tags give the contract, and the play still checks the Result and the Score
+    text = FAULTY_AUCTION.replace('[Result "7"]', '[Result "8"]')
+    assert diags(text) == [("C503", 8, 1), ("A301", 12, 1)]  # scored from the play: no S601
+
+
+def test_illegal_call_without_a_declarer_follows_the_auction() -> None:
+    # no Declarer tag: the tags name no whole contract, so the replay's (3C by W) is used
+    # and the play is charged against it as before (its leader is N, the section starts
+    # with E)
+    got = diags(FAULTY_AUCTION.replace('[Declarer "N"]\n', ""))
+    assert got[:5] == [("C501", 6, 1), ("C503", 7, 1), ("S601", 8, 1), ("A301", 11, 1), ("P403", 12, 1)]
+    assert {code for code, _, _ in got[5:]} == {"P402"}
+
+
+def test_clean_auction_disagreeing_with_contract_tag_still_C501() -> None:
+    text = BASE.replace('[Contract "4S"]', '[Contract "3S"]')
+    assert diags(text)[0] == ("C501", 7, 1)
