@@ -282,7 +282,7 @@ CODES: dict[str, Code] = {
             "P408",
             E,
             "lead by the wrong hand",
-            "{card} was led by {holder}, but {expected} won the previous trick and leads",
+            "{card} was led by {holder}, but {expected} {why}",
             "Law 44G, Law 53; lin.md §6",
         ),
         # --- contract and result ----------------------------------------------

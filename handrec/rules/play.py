@@ -416,7 +416,17 @@ def replay_play(
                             Fault(
                                 "P408",
                                 i,
-                                (("card", str(chunk[0])), ("holder", str(_SEATS[s])), ("expected", str(lead_seat))),
+                                (
+                                    ("card", str(chunk[0])),
+                                    ("holder", str(_SEATS[s])),
+                                    ("expected", str(lead_seat)),
+                                    (
+                                        "why",
+                                        "is the opening leader"
+                                        if trick_no == 0
+                                        else "won the previous trick and leads",
+                                    ),
+                                ),
                             )
                         )
                         lead_seat = _SEATS[s]

@@ -286,7 +286,7 @@ CASES = [
         [
             "{f}:1:120: F003 error: syntax error: 'mb1H|' is not a cmd|value| pair",
             # without the 1H opening E declares and S leads: the replay follows the hand that led
-            "{f}:1:173: P408 error: C2 was led by S, but E won the previous trick and leads",
+            "{f}:1:173: P408 error: C2 was led by S, but E is the opening leader",
             "1 files, 1 boards, 2 errors, 0 warnings",
         ],
         1,

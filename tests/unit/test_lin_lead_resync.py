@@ -19,6 +19,11 @@ def test_revoke_that_changes_the_winner() -> None:
     assert got[:2] == [("P401", 1, 184), ("P408", 1, 200)]
     assert {c for c, _, _ in got} == {"P401", "P408"}
     assert len(got) <= 4  # not one P402 for every later card
+    # after trick 1 the expected leader is the previous trick's winner (the opening lead's
+    # wording, "is the opening leader", is in tests/hostile/test_bad_inputs.py)
+    assert [d.message for d in validate(board) if d.code == "P408"][0] == (
+        "CA was led by N, but E won the previous trick and leads"
+    )
 
 
 def test_pbn_columns_are_not_resynchronised() -> None:
