@@ -308,7 +308,21 @@ def validate(
     if stopped:
         why = "--fail-fast" if fail_fast else f"--max-errors {max_errors}"
         typer.echo(f"handrec: stopped after {errors} error{'s' if errors > 1 else ''} ({why})", err=True)
+    if not statuses:
+        _nothing_found(paths)
+        raise typer.Exit(1)
     raise typer.Exit(2 if unreadable else 1 if errors else 0)
+
+
+def _nothing_found(paths: list[Path]) -> None:
+    """Say on stderr that ``paths`` held no input at all (a mistyped or empty folder must not pass
+    as a clean run)."""
+    where = ", ".join(_printable(str(p)) for p in paths)
+    typer.echo(
+        f"handrec: no PBN or LIN input found in {where} (inside folders and archives, files that are "
+        "neither, by content or by a .pbn/.lin name, are skipped)",
+        err=True,
+    )
 
 
 class Engine(StrEnum):
@@ -451,6 +465,9 @@ def convert(
             "(status not_read in the files table)",
             err=True,
         )
+    if not summary.statuses:
+        _nothing_found(paths)
+        raise typer.Exit(1)
     raise typer.Exit(2 if bad else 1 if summary.stopped else 0)
 
 

@@ -401,3 +401,27 @@ def test_convert_summary_counts_inputs_not_read(tmp_path: Path) -> None:
     assert r.stderr.splitlines()[0] == f"3 files (1 ok, 2 not read), 4 boards, 1 errors, 0 warnings -> {out}"
     q = run("query", out, "select status, count(*) n from files group by status order by status", "-f", "csv")
     assert q.stdout.splitlines() == ["status,n", "not_read,2", "ok,1"]
+
+
+def test_validate_and_convert_with_no_input_found_exit_1(tmp_path: Path) -> None:
+    # an empty folder, or one of other files only, is not a clean run: a mistyped path must show
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("just some text\n")
+    why = "(inside folders and archives, files that are neither, by content or by a .pbn/.lin name, are skipped)"
+    r = run("validate", empty, other)
+    assert r.exit_code == 1
+    assert r.stdout == "0 files, 0 boards, 0 errors, 0 warnings\n"
+    assert r.stderr == f"handrec: no PBN or LIN input found in {empty}, {other} {why}\n"
+    out = tmp_path / "out"
+    c = run("convert", empty, "-o", out)
+    assert c.exit_code == 1
+    assert c.stderr.splitlines() == [
+        f"0 files, 0 boards, 0 errors, 0 warnings -> {out}",
+        f"handrec: no PBN or LIN input found in {empty} {why}",
+    ]
+    # one input found is enough
+    (other / "one.pbn").write_text(CLEAN)
+    assert run("validate", empty, other).exit_code == 0
