@@ -22,7 +22,7 @@ not reported; a card marked ``"L"`` was led out of turn and the lead accepted
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from handrec.model import (
@@ -229,6 +229,11 @@ class PlayState:
         return trick
 
 
+def _misfits(r: PlayReplay) -> int:
+    """The cards a replay finds in the wrong hand or played against suit (P401, P402)."""
+    return sum(1 for f in r.faults if f.code == "P402" or f.code == "P401")
+
+
 def replay_play(
     play: Play,
     contract: Contract,
@@ -236,6 +241,7 @@ def replay_play(
     deal_check: DealCheck | None = None,
     *,
     follow_leads: bool = False,
+    _leader: Seat | None = None,
 ) -> PlayReplay:
     """Replay a play record against the contract and (when known) the deal.
 
@@ -244,9 +250,13 @@ def replay_play(
     ``deal`` (or an already computed ``deal_check`` of it) enables the
     holding checks, for the hands it gives.
 
-    Faults: P403 the Play tag's leader is not declarer's LHO (the replay then
-    follows the record's leader; not for an end position, whose Play tag
-    names the player on lead); P402 a card the seat does not hold (also a
+    Faults: P403 the Play tag's leader is not declarer's LHO (not for an end
+    position, whose Play tag names the player on lead).  The replay then
+    follows the record's leader, unless the cards fit the hands better led
+    from declarer's LHO: a wrong Play tag over play lines written from the
+    real leader (the cards' order is the same either way: each trick is led
+    from the previous winner's column) is then one fault, not one P402 for
+    every card; P402 a card the seat does not hold (also a
     card played twice); P401 a revoke (Law 61); P404 known cards after the
     last trick; P405 a claim outside what declarer can still take.  An
     unknown card leaves its trick's winner unknown; the next trick's leader
@@ -301,14 +311,22 @@ def replay_play(
     expected = None if declarer is None else _SEATS[(declarer + 1) & 3]
     stated = play.leader
     opening_out_of_turn = bool(irr) and irr[0] == "L"
-    if (
+    if _leader is not None:
+        stated = _leader  # one of the two readings of a P403 record (below)
+    elif (
         stated is not None
         and expected is not None
         and stated != expected
         and not opening_out_of_turn
         and per_hand == 13  # an end position's Play tag names the player on lead (PBN 2.1 §3.10)
     ):
-        faults.append(Fault("P403", None, (("value", str(stated)), ("expected", str(expected)))))
+        p403 = Fault("P403", None, (("value", str(stated)), ("expected", str(expected))))
+        as_stated = replay_play(play, contract, deal, dc, follow_leads=follow_leads, _leader=stated)
+        if any_checkable and as_stated.faults:
+            from_lho = replay_play(play, contract, deal, dc, follow_leads=follow_leads, _leader=expected)
+            if _misfits(from_lho) < _misfits(as_stated):
+                as_stated = from_lho
+        return replace(as_stated, faults=(p403, *as_stated.faults))
     leader = stated if stated is not None else expected
 
     tricks: list[Trick] = []

@@ -193,7 +193,16 @@ def test_P402_card_played_twice() -> None:
 def test_P403_wrong_leader() -> None:
     r = replay_play(play(N, "SA ST S3 S2"), SEVEN_NT_S, FULL)
     assert [(f.code, f.index, f.kwargs) for f in r.faults] == [("P403", None, {"value": "N", "expected": "W"})]
-    assert r.tricks[0].leader == N  # the record's leader is followed
+    assert r.tricks[0].leader == N  # the record's leader is followed: the cards fit N's lead
+
+
+def test_P403_wrong_play_tag_over_lines_from_the_real_leader() -> None:
+    # The Play tag says N, but the lines were written from W (declarer's LHO): W's S2, N's
+    # SA...  Read from N every card is in the wrong hand; read from W they all fit, so the
+    # replay follows W and the tag is the one fault.
+    r = replay_play(play(N, all_thirteen()), SEVEN_NT_S, FULL)
+    assert [(f.code, f.index, f.kwargs) for f in r.faults] == [("P403", None, {"value": "N", "expected": "W"})]
+    assert r.tricks[0].leader == W and r.result == 13 and r.complete
 
 
 def test_P404_after_13_tricks() -> None:
