@@ -35,12 +35,13 @@ What is checked (each disagreement is reported at the tag or table row,
 with the file's value and handrec's):
 
 * **S603 ScoreMP**: the game's matchpoints among the games of the same board
-  in the input (Event + board + deal).  PBN 2.1 §4.2.3 defines ScoreMP on
-  the 2 / 1 scale (``MP1``); a Scoring tag with ``MP2`` asks for 1 / 0.5.
+  in the input (Event + Date + board + deal, dealer and vulnerability).  PBN
+  2.1 §4.2.3 defines ScoreMP on the 2 / 1 scale (``MP1``); a Scoring tag with
+  ``MP2`` asks for 1 / 0.5.
   When the Scoring tag names neither, either scale is accepted.
 * **S605 ScorePercentage**: 100 * matchpoints / top (bridge-rules.md §8.3).
   For both, a value scaled by Neuberg's formula to the most-played board of
-  the event is accepted too.
+  the session is accepted too.
 * **S604 ScoreIMP**: between the Open and Closed rooms of a teams match
   (bridge-rules.md §8.2); otherwise as the Scoring modifiers say: ``Butler``
   (datum: mean of all scores, or without one top and one bottom, exact or
@@ -68,13 +69,30 @@ with the file's value and handrec's):
 * **S612** (warning): a pair that plays a board a second time (the same N-S,
   or E-W, pair at two tables of a traveller; Law 15A).  Checked for every
   input, with claims or not (:func:`check_pairs`).
-* **S613** (warning): a fouled board (Law 87): games of one event, section,
-  stage, round and board number played with different deals; once per
-  extra deal, at its first game.  Each deal's results form their own
-  traveller (Law 87B: the Director scores each group apart).
+* **S613** (warning): a fouled board (Law 87): games of one session (Event and
+  session date), section, stage, round and board number played with different
+  deals; once per extra deal, at its Deal tag.  Each deal's results form
+  their own traveller (Law 87B: the Director scores each group apart).
+* **S615** (warning): a fouled board (Law 87A): such games with the same deal
+  but another dealer or vulnerability; once per extra form, at its Dealer
+  (else Vulnerable) tag.  Each form's results are a traveller of their own.
 * **S614** (warning): a board given again with the same deal, in the same
   room, with neither players nor a result (a hand-record file listing a
-  board twice).  S613 and S614 are checked for every input, like S612.
+  board twice).  S613-S615 are checked for every input, like S612.
+
+Every comparison stays within a session: the games of one Event tag and one
+session date (:func:`handrec.events.dated`, from
+:func:`handrec.events.session_date` of the Date tag; PBN 2.1 §3.4.3,
+bridge-rules.md §8.3), as ``handrec score`` groups them
+(:func:`handrec.events.group_sessions`).  An event's dates are sessions apart
+only when they conflict: some board number played with more than one deal and
+on more than one date (a club's weekly "Monday Pairs").  Otherwise the event is
+one session on its earliest date: a session that runs past midnight, with a
+Date on each board, is not split, and a board of it is no fouled board (S613)
+for being dated on both sides of midnight.  A game without a Date tag takes
+its event's date unless the event's dates conflict.  Positions are
+1-based: a table row's fault is at its element (else its row, else the
+table tag), a whole game's (S612, S614) at its first line, column 1.
 
 Decimals: a claimed ``97.3`` agrees with any exact value within half a unit
 of its last digit (either rounding rule).  Figures that cannot be computed
@@ -92,13 +110,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from handrec.diagnostics import Diagnostic, make
+from handrec.diagnostics import CODES, Diagnostic, make
 from handrec.events import (
     Entry,
     GameRecord,
     Method,
     TableView,
     Traveller,
+    dated,
     deal_result,
     fmt_number,
     fmt_percent,
@@ -202,6 +221,16 @@ def agrees(claimed: Fraction, decimals: int, exact: Fraction) -> bool:
     return abs(claimed - exact) <= Fraction(1, 2 * 10**decimals)
 
 
+#: A fault of a whole game (S612, S614): at its first line, column 1 (columns are 1-based).
+_GAME = Span(1, 1)
+
+
+def _at(r: GameRecord, span: Span | None) -> Span:
+    """``span``, else the game's Board tag, else its first line at column 1: a diagnostic's
+    column is 1-based, never 0."""
+    return span if span is not None else r.span("Board")
+
+
 def _side_of(r: GameRecord, side: str | None) -> str:
     if side is not None:
         return side
@@ -231,7 +260,7 @@ class _Context:
 
     recs: Sequence[GameRecord]
     trav_of: dict[int, tuple[Traveller, int]]
-    most: dict[str, int]
+    most: dict[tuple[str, str], int]
     out: list[Diagnostic]
     rooms: dict[tuple[object, ...], list[GameRecord]] | None = None
 
@@ -247,23 +276,24 @@ class _Context:
 
 def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagnostic]:
     """Check every claimed figure of one input's records (see the module doc); sorted diagnostics."""
-    rs = list(recs)
+    rs = dated(recs)
     trs = travellers(rs, tables=False)
     trav_of: dict[int, tuple[Traveller, int]] = {}
-    most: dict[str, int] = {}
+    most: dict[tuple[str, str], int] = {}  # the most-played board of each session (Event, dated)
     for t in trs:
         for i, e in enumerate(t.entries):
             if e.record is not None:
                 trav_of[id(e.record)] = (t, i)
         if t.deal is not None or t.board:
-            most[t.event] = max(most.get(t.event, 0), t.played)
+            k = (t.event, t.date)
+            most[k] = max(most.get(k, 0), t.played)
     ctx = _Context(rs, trav_of, most, [])
     rubber_claims = False
     for r in rs:
         for c in r.claims:
             parts = parse_claim(c.tag, c.value)
             if parts is None:
-                ctx.out.append(make("S609", r.origin, c.span, tag=c.tag, value=c.value))
+                ctx.out.append(make("S609", r.origin, _at(r, c.span), tag=c.tag, value=c.value))
                 continue
             if c.tag == "ScoreMP":
                 _check_mp(ctx, r, c.value, c.span, parts)
@@ -287,6 +317,7 @@ def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
     sorted diagnostics."""
     if len(recs) < 2:
         return []
+    recs = dated(recs)
     out = _boards_twice(recs)
     # only boards played more than once can have a pair playing them twice: their
     # travellers alone are built (a file of single games builds none)
@@ -304,24 +335,32 @@ _FULL_DEAL_TEXT = 2 + 4 * 16 + 3
 
 
 def _boards_twice(recs: Iterable[GameRecord]) -> list[Diagnostic]:
-    """S613 (Law 87) and S614 in one pass over the records: a dict entry per board, no traveller.
+    """S613 and S615 (Law 87) and S614 in one pass over the records: a dict entry per board,
+    no traveller.
 
-    S613: the games of one event, section, stage, round and board number (the number, else
-    the Board tag's text) that were played (players or a result) with full deals that differ;
-    once per extra deal, at its first game, naming the board's first game.  The Open and
-    Closed rooms of a teams match are the same board; other sections, stages, rounds and
-    events may reuse a number for other deals.  Games with neither players nor a result
-    (hand records: a dealing program's runs concatenated restart their numbers) are not
-    compared.
+    S613: the games of one session (Event and session date, :func:`dated`), section, stage,
+    round and board number (the number, else the Board tag's text) that were played (players
+    or a result) with full deals that differ; once per extra deal, at its Deal tag, naming the
+    board's first game.  The Open and Closed rooms of a teams match are the same board; other
+    sessions, sections, stages, rounds and events may reuse a number for other deals.  Games
+    with neither players nor a result (hand records: a dealing program's runs concatenated
+    restart their numbers) are not compared.
+
+    S615: such games with the same deal but another dealer or vulnerability (Law 87A: the
+    dealer or the vulnerability differed between copies of the board); once per extra form,
+    at its Dealer (else Vulnerable) tag, naming the first game of that deal.  A dealer or
+    vulnerability that is not known is not compared.
 
     S614: such a game given again with the same deal in the same room (a hand-record file
-    listing a board twice), at the repeat, naming the first.  A repeated game with players
-    or a result is a traveller line, not a repeat.
+    listing a board twice), at the repeat (its first line, column 1), naming the first.  A repeated game
+    with players or a result is a traveller line, not a repeat.
 
     Fragments (deals of fewer than 52 cards: end positions, quizzes) are left alone.
     """
     first: dict[tuple[object, ...], GameRecord] = {}  # the first played game of each board
     deals: dict[tuple[object, ...], set[str | None]] = {}  # the deals of a board seen with two or more
+    by_deal: dict[tuple[object, ...], GameRecord] = {}  # the first game of each further deal of a board
+    forms: set[tuple[object, ...]] = set()  # the (board, deal, dealer, vulnerable) reported by S615
     listed: dict[tuple[object, ...], GameRecord] = {}  # the first unplayed listing of each board and deal
     out: list[Diagnostic] = []
     for r in recs:
@@ -338,20 +377,50 @@ def _boards_twice(recs: Iterable[GameRecord]) -> list[Diagnostic]:
             and not r.claims
             and not r.tables
         ):
-            k = (r.event, r.match[:3], board, deal, r.room)
+            k = (r.event, r.date, r.match[:3], board, deal, r.room)
             f = listed.setdefault(k, r)
             if f is not r:
-                out.append(make("S614", r.origin, None, board=board, other=f.origin.line))
+                out.append(make("S614", r.origin, _GAME, board=board, other=f.origin.line))
             continue
-        k = (r.event, r.match[:3], board)
+        k = (r.event, r.date, r.match[:3], board)
         f = first.setdefault(k, r)
-        if f is r or f.deal == deal:
+        if f is r:
             continue
-        seen = deals.setdefault(k, {f.deal})
-        if deal not in seen:
-            seen.add(deal)
-            out.append(make("S613", r.origin, None, board=board, other=f.origin.line))
+        if f.deal != deal:
+            seen = deals.setdefault(k, {f.deal})
+            if deal not in seen:
+                seen.add(deal)
+                by_deal[(k, deal)] = r
+                out.append(make("S613", r.origin, r.span("Deal"), board=board, other=f.origin.line))
+                continue
+            f = by_deal.get((k, deal), f)
+        if f.dealer != r.dealer or f.vulnerable != r.vulnerable:
+            d = _other_form(f, r, board)
+            if d is not None and (k, deal, r.dealer, r.vulnerable) not in forms:
+                forms.add((k, deal, r.dealer, r.vulnerable))
+                out.append(d)
     return out
+
+
+def _other_form(f: GameRecord, r: GameRecord, board: str) -> Diagnostic | None:
+    """S615 for game ``r``, whose dealer or vulnerability is not that of ``f`` (the first game
+    of its deal), or ``None`` when what differs is not known in one of them (Law 87A)."""
+    dealer = f.dealer is not None and r.dealer is not None and f.dealer != r.dealer
+    vul = f.vulnerable is not None and r.vulnerable is not None and f.vulnerable != r.vulnerable
+    if not dealer and not vul:
+        return None
+    if dealer and vul:
+        detail = f"dealer {r.dealer} and vulnerability {r.vulnerable}, not {f.dealer} and {f.vulnerable}"
+    elif dealer:
+        detail = f"dealer {r.dealer}, not {f.dealer}"
+    else:
+        detail = f"vulnerability {r.vulnerable}, not {f.vulnerable}"
+    code = "S615" if "S615" in CODES else None
+    if code is None:  # not registered yet (handrec.diagnostics): nothing to report it with
+        return None
+    return make(
+        code, r.origin, r.span("Dealer" if dealer else "Vulnerable"), board=board, detail=detail, other=f.origin.line
+    )
 
 
 def _pairs_twice(trs: Sequence[Traveller]) -> list[Diagnostic]:
@@ -378,7 +447,13 @@ def _pairs_twice(trs: Sequence[Traveller]) -> list[Diagnostic]:
                     board = t.board or "?"
                     out.append(
                         make(
-                            "S612", r.origin, None, direction=direction, pair=pair, board=board, other=first.origin.line
+                            "S612",
+                            r.origin,
+                            _GAME,
+                            direction=direction,
+                            pair=pair,
+                            board=board,
+                            other=first.origin.line,
                         )
                     )
     return out
@@ -413,7 +488,7 @@ def _mp_values(t: Traveller, i: int, scale: Scale, expected: int | None) -> tupl
 
 
 def _alternatives(ctx: _Context, r: GameRecord, t: Traveller) -> list[int | None]:
-    most = ctx.most.get(r.event, 0)
+    most = ctx.most.get(r.session, 0)
     return [None, most] if most > t.played else [None]
 
 
@@ -433,7 +508,7 @@ def _check_mp(ctx: _Context, r: GameRecord, value: str, span: Span | None, parts
         make(
             "S603",
             r.origin,
-            span,
+            _at(r, span),
             value=value,
             detail=f"the {t.played} results of board {t.board or '?'} on the {scale_text} scale",
             expected=_shown(parts, r, ns, ew),
@@ -456,7 +531,7 @@ def _check_percentage(ctx: _Context, r: GameRecord, value: str, span: Span | Non
         make(
             "S605",
             r.origin,
-            span,
+            _at(r, span),
             value=value,
             detail=f"the {t.played} results of board {t.board or '?'}",
             expected=_shown(parts, r, 100 * ns / top(t.played), 100 * ew / top(t.played), fmt_percent),
@@ -504,7 +579,7 @@ def _check_imp(ctx: _Context, r: GameRecord, value: str, span: Span | None, part
                     make(
                         "S604",
                         r.origin,
-                        span,
+                        _at(r, span),
                         value=value,
                         detail=f"NS {r.score_ns} against NS {mates[0].score_ns} in the {other} room",
                         expected=_shown(parts, r, v, -v),
@@ -525,7 +600,7 @@ def _check_imp(ctx: _Context, r: GameRecord, value: str, span: Span | None, part
         make(
             "S604",
             r.origin,
-            span,
+            _at(r, span),
             value=value,
             detail=f"{what} ({t.played}) of board {t.board or '?'}",
             expected=_shown(parts, r, values[-1], -values[-1]),
@@ -572,7 +647,7 @@ def _check_rubber(ctx: _Context) -> None:
                         make(
                             "S606",
                             r.origin,
-                            c.span,
+                            _at(r, c.span),
                             value=c.value,
                             detail=f"deal {seq.index(r) + 1} of the {form} ({r.contract} by {r.declarer}, "
                             f"{r.tricks} tricks)",
@@ -688,12 +763,14 @@ def _row_fault(
     expected: str,
     note: str = "",
 ) -> None:
-    """S607 (a ScoreTable row), S608 (a TotalScoreTable row) or S611: a claimed element that disagrees."""
+    """S607 (a ScoreTable row), S608 (a TotalScoreTable row) or S611: a claimed element that
+    disagrees, at the element (``column`` of row ``i``) when its position is known, else at
+    the row, else at the table tag (PBN 2.1 §5.3)."""
     ctx.out.append(
         make(
             code,
             r.origin,
-            v.row_span(i),
+            _at(r, v.cell_span(i, column)),
             row=i + 1,
             column=column,
             value=value.strip(),
@@ -734,7 +811,7 @@ def _check_score_table(ctx: _Context, r: GameRecord, v: TableView, es: list[Entr
         if sew is not None and not sew[2] and ref_ns is not None and sew[0] != -ref_ns:
             _row_fault(ctx, "S607", r, v, n, "Score_EW", _cell(v, row, i_sew), "the N-S score", str(-ref_ns))
     # --- comparisons with the other results --------------------------------------------------
-    trav = Traveller(r.event, r.board, r.deal, tuple(base), "ScoreTable")
+    trav = Traveller(r.event, r.board, r.deal, tuple(base), "ScoreTable", r.date)
     n_all = trav.size
     i_rank = ix("Rank")
     if i_rank is not None:
@@ -996,7 +1073,8 @@ def _check_total_against_event(
     ctx: _Context, r: GameRecord, v: TableView, cols: dict[str, int | None], i_nb: int | None
 ) -> None:
     """NrBoards, TotalMP, TotalPercentage, TotalIMP of pairs whose boards are in the input."""
-    recs = [x for x in ctx.recs if x.event == r.event]
+    session = r.session
+    recs = [x for x in ctx.recs if x.session == session]
     trs = [t for t in travellers(recs) if t.size > 1]
     if not trs:
         return

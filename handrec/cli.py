@@ -7,7 +7,6 @@ found, 2 when an input could not be read or the usage is wrong.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import re
@@ -511,7 +510,7 @@ def query(
     unless --allow-external.  SQL that starts with a -- comment is read as
     SQL; so is everything after a lone --: handrec query DIR -- "SQL".
     """
-    from handrec.query import QueryError, materialise, run
+    from handrec.query import QueryError, materialise, run, write_csv
 
     unknown = [a for a in args if _OPTION_LIKE.fullmatch(a)]
     if unknown:
@@ -534,9 +533,7 @@ def query(
         raise typer.Exit(2) from None
     out = sys.stdout
     if format is RowFormat.csv:
-        w = csv.writer(out, lineterminator="\n")
-        w.writerow(cols)
-        w.writerows(rows)
+        write_csv(out, cols, rows)
     elif format is RowFormat.json:
         json.dump([dict(zip(cols, r)) for r in rows], out, default=str, ensure_ascii=False)
         out.write("\n")

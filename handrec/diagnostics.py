@@ -158,7 +158,13 @@ CODES: dict[str, Code] = {
             "PBN 2.1 §3.5",
         ),
         _c("T107", E, "note reference without note", "note ={index}= has no Note tag", "PBN 2.1 §3.5"),
-        _c("T108", W, "no board number", "board has no Board tag or number", "PBN 2.1 §3.4.4"),
+        _c(
+            "T108",
+            W,
+            "no board number",
+            "a result is given but the board has no Board tag: it cannot be compared with other tables",
+            "PBN 2.1 §3.4.4",
+        ),
         _c("T120", W, "unknown tag", "unknown tag {tag!r} kept", "PBN 2.1 §4.9", strict=True),
         _c(
             "T121",
@@ -413,6 +419,14 @@ CODES: dict[str, Code] = {
             "board given twice",
             "board {board} is given again with the same deal, without players or result (also at line {other})",
             "Law 2 (a board's number); PBN 2.1 §3.4.4",
+        ),
+        _c(
+            "S615",
+            W,
+            "board played with a different dealer or vulnerability",
+            "board {board} was played with {detail} as in the game at line {other} (a fouled board):"
+            " the results of each are scored apart",
+            "Law 87A (fouled board); bridge-rules.md §8.3",
         ),
     ]
 }

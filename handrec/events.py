@@ -7,11 +7,16 @@ turns their answers into travellers and rankings.
 * :func:`record` reduces a :class:`~handrec.model.Board` and its replay to a
   small :class:`GameRecord` (one table's result of one board), so that a whole
   event can be kept in memory while files are streamed.
-* :func:`travellers` groups the results of the same board: same Event, same
-  board number (or Board text) and same deal.  A board whose game carries a
+* :func:`travellers` groups the results of the same board: same session
+  (Event and Date), same board number (or Board text), same deal, dealer and
+  vulnerability (Law 87A: a copy that differs is a fouled board, scored apart,
+  Law 87B).  A board whose game carries a
   PBN ``ScoreTable`` with scores takes its traveller from the table's rows
   instead (PBN 2.1 §5.3: "the traveller of this board").
-* :func:`score_event` scores every event found (grouped by the Event tag) with
+* :func:`score_event` scores every session found (:func:`group_sessions`: the
+  games of one Event tag and one session date, :func:`dated`: an event's dates
+  are sessions apart only when some board number was played with other deals
+  on other dates) with
   a :class:`Method`: matchpoints on the 1 / 0.5 scale (``mp``, top n - 1) or
   the 2 / 1 scale (``mp2``, top 2(n - 1)), with Neuberg's formula for boards
   played fewer times than the most-played board of the event and Law 12C2
@@ -36,6 +41,7 @@ scores); PBN 2.1 §4.2-4.4 and §5 (Score*, Room, HomeTeam, PairNS, tables).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import enum
 import io
 import json
@@ -98,6 +104,9 @@ __all__ = [
     "Session",
     "EventScore",
     "score_event",
+    "group_sessions",
+    "dated",
+    "session_date",
     "score_matchpoints",
     "score_butler",
     "score_cross",
@@ -172,7 +181,9 @@ class TableView:
     column names; ``sort`` per column ``"+"`` (descending), ``"-"``
     (ascending) or ``None``; ``rows`` the cells as text (``?`` unknown, ``-``
     irrelevant, a ``^`` prefix an artificial score); ``row_spans`` the
-    position of each row when known; ``span`` the table tag's position.
+    position of each row when known (its first element); ``span`` the table
+    tag's position; ``cell_spans`` per row the position of each element, when
+    known.
     """
 
     name: str
@@ -181,6 +192,7 @@ class TableView:
     rows: tuple[tuple[str, ...], ...]
     row_spans: tuple[Span | None, ...] = field(default=(), compare=False)
     span: Span | None = field(default=None, compare=False)
+    cell_spans: tuple[tuple[Span | None, ...], ...] = field(default=(), compare=False)
 
     def index(self, *names: str) -> int | None:
         """The index of the first column called one of ``names`` (case-insensitive), else ``None``."""
@@ -191,10 +203,25 @@ class TableView:
         return None
 
     def row_span(self, i: int) -> Span | None:
-        """The position of row ``i`` (0-based), else the table tag's position."""
+        """The position of row ``i`` (0-based): its first element's, else the table tag's
+        position (PBN 2.1 §5.2: a row's elements follow the tag)."""
         if i < len(self.row_spans) and self.row_spans[i] is not None:
             return self.row_spans[i]
+        if i < len(self.cell_spans):
+            first = next((s for s in self.cell_spans[i] if s is not None), None)
+            if first is not None:
+                return first
         return self.span
+
+    def cell_span(self, i: int, column: str | int | None) -> Span | None:
+        """The position of row ``i``'s element in ``column`` (a name, case-insensitive, or an
+        index), else the row's position (:meth:`row_span`)."""
+        k = self.index(column) if isinstance(column, str) else column
+        if k is not None and i < len(self.cell_spans):
+            cells = self.cell_spans[i]
+            if k < len(cells) and cells[k] is not None:
+                return cells[k]
+        return self.row_span(i)
 
 
 _COLUMN_RE = re.compile(r"^\s*([+-]?)\s*([^\\]*?)\s*(?:\\.*)?$")
@@ -238,8 +265,9 @@ def table_view(table: object) -> TableView | None:
 
     Reads ``name`` (or ``tag``), ``columns`` (objects with ``name`` and a sort
     marker, or the column definition text) and ``rows`` (sequences of cells:
-    text or objects with ``text``/``value``); positions from ``span`` and
-    ``row_spans`` (or a ``span`` on each row) when present.
+    text or objects with ``text``/``value``); positions from ``span``,
+    ``row_spans`` (or a ``span`` on each row) and ``cell_spans`` (per row, a
+    position per element; or a ``span`` on each cell) when present.
     """
     name = getattr(table, "name", None) or getattr(table, "tag", None)
     columns = getattr(table, "columns", None)
@@ -251,14 +279,18 @@ def table_view(table: object) -> TableView | None:
     cols = [_column(c) for c in columns]
     out_rows: list[tuple[str, ...]] = []
     spans: list[Span | None] = []
-    given_spans = getattr(table, "row_spans", None)
+    cell_spans: list[tuple[Span | None, ...]] = []
+    given_spans = getattr(table, "row_spans", None) or ()
+    given_cells = getattr(table, "cell_spans", None) or ()
     for i, row in enumerate(rows):
         cells = getattr(row, "cells", row)
         out_rows.append(tuple(_cell(c) for c in cells))
         s = getattr(row, "span", None)
-        if s is None and given_spans is not None and i < len(given_spans):
+        if s is None and i < len(given_spans):
             s = given_spans[i]
         spans.append(s if isinstance(s, Span) else None)
+        at = given_cells[i] if i < len(given_cells) else tuple(getattr(c, "span", None) for c in cells)
+        cell_spans.append(tuple(x if isinstance(x, Span) else None for x in at))
     span = getattr(table, "span", None)
     return TableView(
         name,
@@ -267,6 +299,7 @@ def table_view(table: object) -> TableView | None:
         tuple(out_rows),
         tuple(spans),
         span if isinstance(span, Span) else None,
+        tuple(cell_spans) if any(any(c is not None for c in row) for row in cell_spans) else (),
     )
 
 
@@ -292,7 +325,12 @@ class GameRecord:
     * ``scoring``: the Scoring tag; ``competition``: the Competition tag.
     * ``claims``: ScoreMP / ScoreIMP / ScorePercentage / ScoreRubber values.
     * ``tables``: its ScoreTable and TotalScoreTable (:class:`TableView`).
-    * ``score_span``: where the Score tag is (for positions).
+    * ``date``: :func:`session_date` of the Date tag (``""`` unknown); :func:`dated`
+      makes it the session's date: with ``event`` it keys the session (a club's weekly
+      "Monday Pairs" files are one session a date; the boards of one session that runs
+      past midnight all take its first date).
+    * ``spans``: where the Board, Deal, Dealer and Vulnerable tags are (``None``
+      each when not known), for the positions of the event diagnostics.
     """
 
     origin: Origin = field(compare=False)
@@ -316,6 +354,8 @@ class GameRecord:
     competition: str = ""
     claims: tuple[Claim, ...] = ()
     tables: tuple[TableView, ...] = ()
+    date: str = ""
+    spans: tuple[Span | None, ...] = field(default=(), compare=False)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Pickled as plain values (``validate --jobs`` sends one record a board from its
@@ -359,15 +399,35 @@ class GameRecord:
                 self.competition,
                 self.claims,
                 self.tables,
+                self.date,
+                self.spans,
             ),
         )
 
     @property
-    def key(self) -> tuple[str, str, str] | None:
-        """The traveller key (event, board, deal), ``None`` when neither board nor deal is known."""
+    def key(self) -> tuple[object, ...] | None:
+        """The traveller key (event, date, board, deal, dealer, vulnerable), ``None`` when
+        neither board nor deal is known.
+
+        Results are compared only between tables that played the board in identical form:
+        the same cards, dealer and vulnerability (Law 87A; bridge-rules.md §8.3), in the
+        same session (Event and Date)."""
         if not self.board and self.deal is None:
             return None
-        return (self.event, self.board, self.deal or "")
+        return (self.event, self.date, self.board, self.deal or "", self.dealer, self.vulnerable)
+
+    @property
+    def session(self) -> tuple[str, str]:
+        """The session key: (Event tag, date), the date as :func:`dated` sets it (PBN 2.1
+        §3.4.1-3.4.3)."""
+        return (self.event, self.date)
+
+    def span(self, tag: str) -> Span:
+        """The position of this game's ``tag`` (``Board``, ``Deal``, ``Dealer``, ``Vulnerable``),
+        else the board's first line, column 1 (diagnostic columns are 1-based)."""
+        i = _SPAN_TAGS.index(tag)
+        s = self.spans[i] if i < len(self.spans) else None
+        return s if s is not None else _BOARD_START
 
     @property
     def declarer(self) -> Seat | None:
@@ -380,6 +440,10 @@ class GameRecord:
 
 
 _RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
+#: The tags whose positions a :class:`GameRecord` keeps (``spans``), in that order.
+_SPAN_TAGS = ("Board", "Deal", "Dealer", "Vulnerable")
+#: A board's first line, column 1: where a fault of a whole game is reported.
+_BOARD_START = Span(1, 1)
 _PLAIN_STRAIN = (Strain, type(None))
 _PLAIN_SEAT = (Seat, type(None))
 _PLAIN_VUL = (Vulnerability, type(None))
@@ -420,6 +484,8 @@ def _game_record(
     competition: str,
     claims: tuple[Claim, ...],
     tables: tuple[TableView, ...],
+    date: str = "",
+    spans: tuple[Span | None, ...] = (),
 ) -> GameRecord:
     """A :class:`GameRecord` from the values its ``__reduce__`` gives."""
     c = None
@@ -453,6 +519,8 @@ def _game_record(
         competition,
         claims,
         tables,
+        date,
+        spans,
     )
 
 
@@ -500,6 +568,10 @@ _RECORD_TAGS = frozenset(
     {
         "Board",
         "Event",
+        "Date",
+        "Deal",
+        "Dealer",
+        "Vulnerable",
         "HomeTeam",
         "VisitTeam",
         "Section",
@@ -573,11 +645,13 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
     r = rep if rep is not None else replay(board)
     tags: dict[str, str] = {}
     claims: list[Claim] = []
+    where: dict[str, Span | None] = {}
     for t in board.tags:
         name = t.name
         if name in _RECORD_TAGS:
             if name not in tags:
                 tags[name] = t.value
+                where[name] = t.span
         elif name in CLAIM_TAGS and t.value.strip() not in ("", "?", "#"):
             claims.append(Claim(name, t.value, t.span))
     tag = tags.get
@@ -638,7 +712,38 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         competition=(tag("Competition") or "").strip(),
         claims=tuple(claims),
         tables=tuple(views),
+        date=session_date(tag("Date")),
+        spans=tuple([where.get(n) for n in _SPAN_TAGS]) if where else (),
     )
+
+
+#: Blanks around a Date tag's value: the class of RE2's ``\s``, as in :mod:`handrec.query`'s SQL.
+_BLANKS = " \t\n\f\r"
+_DATE_RE = re.compile(r"[ \t\n\f\r]*([0-9]{4})[./-]([0-9]{2})[./-]([0-9]{2})(?:[^0-9]|$)")
+_UNKNOWN_DATE_RE = re.compile(r"[ \t\n\f\r?./-]*|[ \t\n\f\r]*[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t\n\f\r]*")
+
+
+def session_date(value: str | None) -> str:
+    """The date of a game from a Date tag (PBN 2.1 §3.4.3: ``YYYY.MM.DD``), from which
+    :func:`dated` tells apart the sessions of one Event (a club's weekly "Monday Pairs"; a
+    session that runs past midnight stays one).
+
+    A date written ``YYYY.MM.DD``, ``YYYY-MM-DD`` or ``YYYY/MM/DD``, with or without a time
+    after it (BBO exports write the time of each board), gives ``YYYY.MM.DD``; an unknown
+    date (``""``, ``?``, ``????.??.??``) or a time alone gives ``""``; any other text is kept
+    as written (stripped).  The SQL views of :mod:`handrec.query` compute the same key.
+
+    >>> session_date("2013-11-23 11:22"), session_date("????.??.??"), session_date("2015.09.?")
+    ('2013.11.23', '', '2015.09.?')
+    """
+    if value is None:
+        return ""
+    m = _DATE_RE.match(value)
+    if m is not None:
+        return f"{m.group(1)}.{m.group(2)}.{m.group(3)}"
+    if _UNKNOWN_DATE_RE.fullmatch(value) is not None:
+        return ""
+    return value.strip(_BLANKS)
 
 
 def records(boards: Iterable[Board]) -> Iterator[GameRecord]:
@@ -685,7 +790,8 @@ class Entry:
 class Traveller:
     """All results of one board: ``event``, ``board`` label, ``deal``, and the ``entries``.
 
-    ``source`` is ``"games"`` (one game per table) or ``"ScoreTable"``.
+    ``source`` is ``"games"`` (one game per table) or ``"ScoreTable"``; ``date`` the
+    session's date (:func:`session_date`, ``""`` unknown).
     """
 
     event: str
@@ -693,6 +799,7 @@ class Traveller:
     deal: str | None
     entries: tuple[Entry, ...]
     source: str = "games"
+    date: str = ""
 
     @property
     def played(self) -> int:
@@ -846,8 +953,11 @@ def row_score(contract: str, declarer: str, tricks: int | None, vulnerable: Vuln
 def travellers(recs: Iterable[GameRecord], *, tables: bool = True) -> list[Traveller]:
     """Group results of the same board into travellers, in order of first appearance.
 
-    Key: Event + board (number, else Board text) + deal (bridge-rules.md §8.3:
-    results are compared between tables that played the same cards).  Games
+    Key: Event + date (the session, as :func:`dated` sets it) + board (number, else Board
+    text) + deal + dealer + vulnerability (bridge-rules.md §8.3: results are compared
+    between tables that played the same cards; Law 87: a board played with other cards,
+    another dealer or another vulnerability is fouled, and Law 87B scores each form of it
+    apart).  Games
     with neither board nor deal stand alone.  With ``tables`` (default), a
     board one of whose games has a ScoreTable with at least one score or
     artificial score takes its traveller from the first such table, and its
@@ -864,7 +974,7 @@ def travellers(recs: Iterable[GameRecord], *, tables: bool = True) -> list[Trave
                     continue
                 entries = table_entries(v, r.vulnerable)
                 if any(e.score_ns is not None or e.artificial is not None for e in entries):
-                    from_table[key] = Traveller(r.event, r.board, r.deal, tuple(entries), "ScoreTable")
+                    from_table[key] = Traveller(r.event, r.board, r.deal, tuple(entries), "ScoreTable", r.date)
                     break
     out: list[Traveller] = []
     for key, rs in games.items():
@@ -872,7 +982,9 @@ def travellers(recs: Iterable[GameRecord], *, tables: bool = True) -> list[Trave
             out.append(from_table[key])
         else:
             first = rs[0]
-            out.append(Traveller(first.event, first.board, first.deal, tuple(_game_entry(r) for r in rs)))
+            out.append(
+                Traveller(first.event, first.board, first.deal, tuple(_game_entry(r) for r in rs), date=first.date)
+            )
     return out
 
 
@@ -1233,8 +1345,9 @@ def score_pairs(
 def _split_board_notes(trs: Sequence[Traveller]) -> list[str]:
     """Why a board number has several travellers (one a deal, :func:`travellers`): a fouled
     board (Law 87, :mod:`handrec.check_scores` S613: different deals in one section, stage and
-    round; Law 87B scores each deal's results apart), or sections, stages or rounds that reuse
-    the number, or games that give no deal."""
+    round; S615: the same deal with another dealer or vulnerability; Law 87B scores each form
+    of the board apart), or sections, stages or rounds that reuse the number, or games that
+    give no deal."""
     by_board: dict[str, list[Traveller]] = {}
     for t in trs:
         if t.board:
@@ -1244,14 +1357,24 @@ def _split_board_notes(trs: Sequence[Traveller]) -> list[str]:
         if len(ts) < 2:
             continue
         groups: dict[tuple[str, ...], set[str | None]] = {}
+        forms: dict[tuple[str, ...], set[tuple[object, ...]]] = {}
         for t in ts:
             for e in t.entries:
-                if e.record is not None:
-                    groups.setdefault(e.record.match[:3], set()).add(t.deal)
+                r = e.record
+                if r is not None:
+                    groups.setdefault(r.match[:3], set()).add(t.deal)
+                    forms.setdefault(r.match[:3], set()).add((t.deal, r.dealer, r.vulnerable))
+        each = "deal"
         if any(len(d - {None}) > 1 for d in groups.values()):
             why = (
                 "the board was played with different deals (a fouled board, Law 87),"
                 " the results of each deal are scored apart"
+            )
+        elif any(len(f) > len(groups[k]) for k, f in forms.items()):
+            each = "dealer and vulnerability"
+            why = (
+                "the board was played with a different dealer or vulnerability (a fouled board, Law 87A),"
+                " the results of each are scored apart"
             )
         elif len(groups) > 1:
             why = "sections, stages or rounds reuse the board number"
@@ -1259,7 +1382,7 @@ def _split_board_notes(trs: Sequence[Traveller]) -> list[str]:
             why = "some games give no deal"
         else:
             why = "its results come from different sources"
-        notes.append(f"board {board}: {len(ts)} travellers, one for each deal: {why}")
+        notes.append(f"board {board}: {len(ts)} travellers, one for each {each}: {why}")
     return notes
 
 
@@ -1277,14 +1400,14 @@ def score_teams(recs: Sequence[GameRecord]) -> tuple[list[TeamBoard], list[Ranki
 
     Source: bridge-rules.md §8.2; PBN 2.1 §4.1.7 (Room), §4.4 (HomeTeam, VisitTeam).
     """
-    rooms: dict[tuple[tuple[str, ...], tuple[str, str, str] | None], dict[str, list[GameRecord]]] = {}
-    deals: dict[tuple[object, ...], set[str]] = {}  # the deals of each board of a match
+    rooms: dict[tuple[tuple[str, ...], tuple[object, ...] | None], dict[str, list[GameRecord]]] = {}
+    deals: dict[tuple[object, ...], set[tuple[object, ...]]] = {}  # the forms of each board of a match
     for r in recs:
         if r.room not in ("Open", "Closed") or r.key is None:
             continue
         rooms.setdefault((r.match, r.key), {}).setdefault(r.room, []).append(r)
         if r.deal is not None:
-            deals.setdefault((r.match, r.event, r.board), set()).add(r.deal)
+            deals.setdefault((r.match, r.event, r.date, r.board), set()).add((r.deal, r.dealer, r.vulnerable))
     out: list[TeamBoard] = []
     notes: list[str] = []
     won: dict[str, Fraction] = {}
@@ -1292,11 +1415,14 @@ def score_teams(recs: Sequence[GameRecord]) -> tuple[list[TeamBoard], list[Ranki
     played: dict[str, int] = {}
     for (match, key), by_room in rooms.items():
         o, c = by_room.get("Open", []), by_room.get("Closed", [])
-        board = key[1] if key else "?"
+        board = str(key[2]) if key else "?"
         if len(o) != 1 or len(c) != 1:
             why = ""
-            if key is not None and len(deals.get((match, key[0], key[1]), ())) > 1:
+            forms = deals.get((match, key[0], key[1], key[2]), set()) if key is not None else set()
+            if len({f[0] for f in forms}) > 1:
                 why = " (the rooms played different deals: a fouled board, Law 87)"
+            elif len(forms) > 1:
+                why = " (the rooms played another dealer or vulnerability: a fouled board, Law 87A)"
             notes.append(f"board {board}: {len(o)} Open and {len(c)} Closed results, not a pair of rooms{why}")
             continue
         if o[0].score_ns is None or c[0].score_ns is None:
@@ -1556,10 +1682,93 @@ def pairs_method_for(recs: Sequence[GameRecord]) -> Method:
     return Method.MP
 
 
+def _event_name(r: GameRecord) -> str:
+    """The event of a game: its Event tag, else its file (``<path> (no Event tag)``)."""
+    return r.event or f"{r.origin.path} (no Event tag)"
+
+
+def dated(recs: Iterable[GameRecord]) -> list[GameRecord]:
+    """The records, each game given its session's date (PBN 2.1 §3.4.3 Date; bridge-rules.md
+    §8.3: results are compared within a session).
+
+    Within one event (its Event tag, else its file), the dates are separate sessions only
+    when they conflict: some board number (the number, else the Board tag's text) is
+    played with more than one deal and on more than one date (distinct full deals > 1 and
+    distinct known dates > 1; a club's weekly "Monday Pairs", whose board 1 has another
+    deal each week).  When an event's dates do not conflict, all its games are one
+    session, dated with the event's earliest known date (games without a Date tag
+    included): a session that runs past midnight, its Date written on each board (BBO
+    exports), stays one.  When they conflict, each date is a session; a game without a
+    Date tag takes the event's date when it has exactly one, else it stays undated (an
+    unknown date says nothing): a session of its own (:func:`group_sessions`).  The SQL
+    views of :mod:`handrec.query` apply the same rule.  Records are copied only when their
+    date changes, so the function is idempotent and keeps the order.
+    """
+    rs = list(recs)
+    known: dict[str, set[str]] = {}
+    undated = False
+    for r in rs:
+        if r.date:
+            known.setdefault(_event_name(r), set()).add(r.date)
+        else:
+            undated = True
+    several = {name for name, d in known.items() if len(d) > 1}
+    if not known or (not undated and not several):
+        return rs
+    # per event of several dates and per board: its deals and its known dates
+    boards: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
+    if several:
+        for r in rs:
+            if r.board and (name := _event_name(r)) in several:
+                ds, ts = boards.setdefault((name, r.board), (set(), set()))
+                if r.deal is not None:
+                    ds.add(r.deal)
+                if r.date:
+                    ts.add(r.date)
+    conflicting = {name for (name, _), (ds, ts) in boards.items() if len(ds) > 1 and len(ts) > 1}
+    # the date of each event whose dates are one session: its earliest (its only, for one)
+    one = {name: min(d) for name, d in known.items() if name not in conflicting}
+    out: list[GameRecord] = []
+    for r in rs:
+        date = one.get(_event_name(r), r.date)
+        out.append(r if date == r.date else dataclasses.replace(r, date=date))
+    return out
+
+
+def group_sessions(recs: Iterable[GameRecord]) -> list[tuple[str, list[GameRecord]]]:
+    """The sessions of the records, in order of first appearance, each with its name.
+
+    A session is the games of one Event tag and one session date (:func:`dated`; PBN 2.1
+    §3.4.1-3.4.3, bridge-rules.md §8.3): an event's dates are separate sessions only when
+    they conflict, some board number played with more than one deal on more than one date.
+    A club's weekly "Monday Pairs" files, one a date with other deals each week, are as many
+    sessions, each scored and ranked on its own; a session that runs past midnight with a
+    Date on each board (no board number with two deals) is one.  Games without an Event
+    tag form one event per file, named ``<path> (no Event tag)`` (they are never compared
+    across files).  The name is the event's; when the event's dates conflict, each
+    session's name adds its date: ``Monday Pairs (2026.01.05)`` (``(no Date tag)`` for
+    games without one, when :func:`dated` cannot tell their date).
+    Sections, stages and rounds stay within a session: their boards are told apart by
+    their deals (:func:`travellers`), teams matches by Section, Stage and Round
+    (:func:`score_teams`).
+    """
+    groups: dict[tuple[str, str], list[GameRecord]] = {}
+    for r in dated(recs):
+        groups.setdefault((_event_name(r), r.date), []).append(r)
+    dates: dict[str, int] = {}
+    for name, _ in groups:
+        dates[name] = dates.get(name, 0) + 1
+    return [
+        (name if dates[name] == 1 else f"{name} ({date or 'no Date tag'})", group)
+        for (name, date), group in groups.items()
+    ]
+
+
 def score_event(recs: Iterable[GameRecord], method: Method | None, *, neuberg: bool = True) -> list[EventScore]:
-    """Score all records with ``method``: one :class:`EventScore` per event (pairs and teams,
-    grouped by the Event tag, in order of first appearance; games without an Event tag
-    form one event per file, named by its path) or per file (rubber, Chicago, minibridge).
+    """Score all records with ``method``: one :class:`EventScore` per session (pairs and teams,
+    grouped by Event and session date as :func:`group_sessions` names them, in order of
+    first appearance; games without an Event tag form one event per file, named by its
+    path) or per file (rubber, Chicago, minibridge).
 
     ``method`` None: each event (each file for a session scoring) with the method its
     tags ask for (:func:`method_for`)."""
@@ -1569,39 +1778,46 @@ def score_event(recs: Iterable[GameRecord], method: Method | None, *, neuberg: b
         for r in rs:
             by_file.setdefault(r.origin.path, []).append(r)
         sessions = {path: m for path, f in by_file.items() if (m := method_for(f)).is_session}
-        groups: dict[tuple[str, str], list[GameRecord]] = {}  # in order of first appearance
-        for r in rs:
-            path = r.origin.path
-            key = ("file", path) if path in sessions else ("event", r.event or f"{path} (no Event tag)")
-            groups.setdefault(key, []).append(r)
+        # in order of first appearance: each file scored as a rubber / Chicago / minibridge
+        # session, and each session of the other games (teams or pairs, as its tags say)
+        played = [i for i, r in enumerate(rs) if r.origin.path not in sessions]
+        ds = dated([rs[i] for i in played])
+        at = {id(r): i for r, i in zip(ds, played)}
+        order: list[tuple[int, str, str, list[GameRecord]]] = [
+            (at[id(group[0])], "event", name, group) for name, group in group_sessions(ds)
+        ]
+        files: dict[str, tuple[int, list[GameRecord]]] = {}
+        for i, r in enumerate(rs):
+            if r.origin.path in sessions:
+                files.setdefault(r.origin.path, (i, []))[1].append(r)
+        order += [(i, "file", path, group) for path, (i, group) in files.items()]
         out: list[EventScore] = []
-        for (kind, name), group in groups.items():
+        for _, kind, name, group in sorted(order, key=lambda x: x[0]):
             if kind == "file":
                 out.extend(score_sessions(group, sessions[name]))
             else:
-                out.extend(score_event(group, method_for(group), neuberg=neuberg))
+                out.extend(_score_session(name, group, method_for(group), neuberg))
         return out
     method = Method(method)
     if method.is_session:
         return score_sessions(rs, method)
-    by_event = {}
-    for r in rs:
-        by_event.setdefault(r.event or f"{r.origin.path} (no Event tag)", []).append(r)
     out = []
-    for name, ev in by_event.items():
-        if method is Method.IMP:
-            boards, rankings, notes = score_teams(ev)
-            out.append(
-                EventScore(method, name, team_boards=tuple(boards), rankings=tuple(rankings), notes=tuple(notes))
-            )
-        else:
-            trs = [t for t in travellers(ev) if t.size > 0]
-            scored, rankings, notes = score_pairs(trs, method, neuberg=neuberg)
-            notes[:0] = _split_board_notes(trs)  # why a board number has several travellers
-            if not trs:
-                notes.append("no board with a result")
-            out.append(EventScore(method, name, travellers=tuple(scored), rankings=tuple(rankings), notes=tuple(notes)))
+    for name, ev in group_sessions(rs):
+        out.extend(_score_session(name, ev, method, neuberg))
     return out
+
+
+def _score_session(name: str, ev: list[GameRecord], method: Method, neuberg: bool) -> list[EventScore]:
+    """One session (:func:`group_sessions`) scored with a pairs or teams ``method``."""
+    if method is Method.IMP:
+        boards, rankings, notes = score_teams(ev)
+        return [EventScore(method, name, team_boards=tuple(boards), rankings=tuple(rankings), notes=tuple(notes))]
+    trs = [t for t in travellers(ev) if t.size > 0]
+    scored, rankings, notes = score_pairs(trs, method, neuberg=neuberg)
+    notes[:0] = _split_board_notes(trs)  # why a board number has several travellers
+    if not trs:
+        notes.append("no board with a result")
+    return [EventScore(method, name, travellers=tuple(scored), rankings=tuple(rankings), notes=tuple(notes))]
 
 
 # --- output --------------------------------------------------------------------------------

@@ -25,10 +25,13 @@ its final renames).
 
 from __future__ import annotations
 
+import csv
+import hashlib
 import json
 import os
+from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import duckdb
 import pyarrow as pa
@@ -40,7 +43,7 @@ from handrec.events import row_score
 from handrec.model import ModelError, Vulnerability
 from handrec.scoring.imps import IMP_THRESHOLDS, imps
 
-__all__ = ["connect", "connect_db", "materialise", "dataset_state", "run", "QueryError"]
+__all__ = ["connect", "connect_db", "materialise", "dataset_state", "run", "QueryError", "csv_value", "write_csv"]
 
 
 class QueryError(ValueError):
@@ -66,6 +69,26 @@ def _imps(diff: float | None) -> int | None:
     return None if diff is None else imps(diff)
 
 
+#: :func:`handrec.events.session_date` in SQL, over the ``date`` column: ``YYYY.MM.DD`` from a
+#: date written with ``.``, ``-`` or ``/`` (a time after it ignored), NULL for an unknown date
+#: or a time alone, else the text without the blanks around it.
+_SESSION_DATE_SQL = r"""(CASE
+    WHEN date IS NULL OR regexp_full_match(date, '[ \t\n\f\r?./-]*')
+         OR regexp_full_match(date, '[ \t\n\f\r]*[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?[ \t\n\f\r]*') THEN NULL
+    WHEN regexp_matches(date, '^[ \t\n\f\r]*[0-9]{4}[./-][0-9]{2}[./-][0-9]{2}([^0-9]|$)')
+         THEN regexp_replace(date, '^[ \t\n\f\r]*([0-9]{4})[./-]([0-9]{2})[./-]([0-9]{2})(.|\n)*$', '\1.\2.\3')
+    ELSE regexp_replace(date, '^[ \t\n\f\r]+|[ \t\n\f\r]+$', '', 'g')
+END)"""
+
+#: The dealer and vulnerability of a board by its number (Law 2; bridge-rules.md), for a game
+#: without a Dealer or Vulnerable tag: as :func:`handrec.events.record` completes them.
+_DEALER_SQL = "CASE WHEN board >= 1 THEN ['N', 'E', 'S', 'W'][(board - 1) % 4 + 1] END"
+_VULNERABLE_SQL = (
+    "CASE WHEN board >= 1 THEN ['None', 'NS', 'EW', 'Both', 'NS', 'EW', 'Both', 'None', "
+    "'EW', 'Both', 'None', 'NS', 'Both', 'None', 'NS', 'EW'][(board - 1) % 16 + 1] END"
+)
+
+
 def _imps_sql(d: str) -> str:
     """The IMPs of the difference ``d`` as an SQL expression (as :func:`handrec.scoring.imps.imps`, vectorised)."""
     steps = " + ".join(f"CAST(abs({d}) >= {x} AS INTEGER)" for x in IMP_THRESHOLDS)
@@ -79,21 +102,59 @@ def _imps_sql(d: str) -> str:
 #: percentages, and IMPs against the mean of the board's scores (``imps_vs_avg_ns``; not
 #: Butler's datum, which drops the top and bottom scores).  Only the games of ``boards``:
 #: results given only as ScoreTable rows are in ``tables`` (``handrec score`` reads them too).
-#: A board is the same deal under the same event and board number (bridge-rules.md §8.3);
-#: an event is the Event tag, else the file (``event_name``: the Event tag, else ``<source_file>
-#: (no Event tag)``, as ``handrec score`` names events: games of files without an Event tag are
-#: never compared across files).  The comparison is computed once per distinct score of a
+#: A board is the same deal, dealer and vulnerability under the same session and board number
+#: (bridge-rules.md §8.3; Law 87: a copy with other cards, dealer or vulnerability is another
+#: comparison); an event is the Event tag, else the file (``event_name``: the Event tag, else
+#: ``<source_file> (no Event tag)``, as ``handrec score`` names events: games of files without
+#: an Event tag are never compared across files); a session is an event on one date
+#: (``session_date`` as :func:`handrec.events.dated` sets it, from
+#: :func:`handrec.events.session_date` of the Date tag, PBN 2.1 §3.4.3, bridge-rules.md §8.3: an
+#: event's dates are sessions apart only when they conflict, some board number played with more
+#: than one deal and on more than one date (the ``conflicts`` CTE); otherwise every game of the
+#: event, dated or not, takes its earliest date (a session past midnight, a Date on each board,
+#: stays one).  When they conflict, a game without a date takes the event's date only if it has
+#: just one, else NULL; ``session``: its name as ``handrec score`` gives it,
+#: :func:`handrec.events.group_sessions`: the event's name, with `` (date)`` added when the
+#: event's dates conflict).  The
+#: Neuberg top is the session's.  The comparison is computed once per distinct score of a
 #: board (``per_score``), then joined back to the games: one sort of the (much smaller)
 #: distinct scores instead of window passes over every game, and the IMP scale in SQL
 #: rather than a Python call per row (benchmarks/bench_query.py).
 _TRAVELLERS = f"""
 CREATE VIEW travellers AS
-WITH scored AS (
-    SELECT *, event_name || '|' || coalesce(CAST(board AS VARCHAR), board_label, '') || '|' || deal AS board_key
-    FROM (SELECT *, coalesce(nullif(trim(event), ''), source_file || ' (no Event tag)') AS event_name FROM boards)
+WITH games AS (
+    SELECT *, coalesce(nullif(trim(event), ''), source_file || ' (no Event tag)') AS event_name,
+           {_SESSION_DATE_SQL} AS date_key
+    FROM boards
+), conflicts AS (
+    -- an event whose dates are sessions apart: a board number played with more than one deal
+    -- and on more than one date (as handrec.events.dated)
+    SELECT DISTINCT event_name FROM games
+    WHERE coalesce(CAST(board AS VARCHAR), nullif(trim(board_label), '')) IS NOT NULL
+    GROUP BY event_name, coalesce(CAST(board AS VARCHAR), nullif(trim(board_label), ''))
+    HAVING count(DISTINCT deal) > 1 AND count(DISTINCT date_key) > 1
+), dates AS (
+    -- split: each date a session (two or more dates; an undated game a session of its own),
+    -- else one session dated with the event's earliest known date
+    SELECT event_name, count(DISTINCT date_key) AS n_known, min(date_key) AS first_date,
+           bool_or(date_key IS NULL) AS undated, event_name IN (SELECT event_name FROM conflicts) AS split
+    FROM games GROUP BY event_name
+), dated AS (
+    SELECT g.*, CASE WHEN d.split THEN g.date_key ELSE d.first_date END AS session_date,
+           CASE WHEN d.split THEN d.n_known + CAST(d.undated AS INTEGER) ELSE 1 END AS n_sessions
+    FROM games g JOIN dates d USING (event_name)
+), scored AS (
+    SELECT *,
+           CASE WHEN n_sessions > 1 THEN event_name || ' (' || coalesce(session_date, 'no Date tag') || ')'
+                ELSE event_name END AS session,
+           event_name || '|' || coalesce(session_date, '') || '|'
+               || coalesce(CAST(board AS VARCHAR), board_label, '') || '|' || deal || '|'
+               || coalesce(dealer, {_DEALER_SQL}, '') || '|' || coalesce(vulnerable, {_VULNERABLE_SQL}, '')
+               AS board_key
+    FROM dated
     WHERE score_ns IS NOT NULL AND deal IS NOT NULL
 ), per_score AS (
-    SELECT board_key, any_value(event_name) AS event_key, score_ns, CAST(count(*) AS INTEGER) AS n
+    SELECT board_key, any_value(session) AS event_key, score_ns, CAST(count(*) AS INTEGER) AS n
     FROM scored GROUP BY board_key, score_ns
 ), compared AS (
     SELECT board_key, event_key, score_ns, n - 1 AS tied_ns,
@@ -117,7 +178,8 @@ SELECT board_id, source_file, event, event_name, board, board_key, room, north, 
        round(2 * (most - 1 - mp_ns_top), 6) AS mp2_ew,
        CASE WHEN most > 1 THEN 100.0 * mp_ns_top / (most - 1) END AS pct_ns,
        CASE WHEN most > 1 THEN 100.0 - 100.0 * mp_ns_top / (most - 1) END AS pct_ew,
-       {_imps_sql("(score_ns - average_ns)")} AS imps_vs_avg_ns
+       {_imps_sql("(score_ns - average_ns)")} AS imps_vs_avg_ns,
+       session_date, session
 FROM scored JOIN scaled USING (board_key, score_ns)
 """
 
@@ -125,11 +187,13 @@ FROM scored JOIN scaled USING (board_key, score_ns)
 #: ``handrec score -m mp`` ranks them: N-S and E-W apart (direction ``NS`` / ``EW``), or one
 #: field (direction ``pairs``) when a pair of the event played in both directions (a
 #: Howell movement).  ``travellers`` is read once: each game gives a N-S and an E-W row.
-#: ``event`` is the event's name as ``handrec score`` gives it (``travellers.event_name``).
+#: One ranking per session: ``event`` is the session's name as ``handrec score`` gives it
+#: (``travellers.session``: the event's name, with its date when the event's dates conflict);
+#: ``event_name`` and ``session_date`` say which event and date it is.
 _RANKINGS = """
 CREATE VIEW rankings AS
 WITH per_pair AS (
-    SELECT event_name AS event, d.direction,
+    SELECT session AS event, event_name, session_date, d.direction,
            CASE WHEN d.direction = 'NS'
                 THEN CASE WHEN north = south THEN north ELSE north || ' - ' || south END
                 ELSE CASE WHEN east = west THEN east ELSE east || ' - ' || west END END AS pair,
@@ -143,12 +207,14 @@ WITH per_pair AS (
     SELECT DISTINCT coalesce(event, '') AS event_key FROM per_pair
     GROUP BY coalesce(event, ''), pair HAVING count(DISTINCT direction) > 1
 ), fields AS (
-    SELECT p.event, CASE WHEN h.event_key IS NULL THEN p.direction ELSE 'pairs' END AS direction, p.pair, p.mp, p.top
+    SELECT p.event, p.event_name, p.session_date,
+           CASE WHEN h.event_key IS NULL THEN p.direction ELSE 'pairs' END AS direction, p.pair, p.mp, p.top
     FROM per_pair p LEFT JOIN howell h ON coalesce(p.event, '') = h.event_key
 )
 SELECT event, direction, pair, count(*) AS boards, round(sum(mp), 6) AS mp, CAST(sum(top) AS INTEGER) AS top,
        round(100.0 * sum(mp) / sum(top), 2) AS pct,
-       rank() OVER (PARTITION BY event, direction ORDER BY sum(mp) / sum(top) DESC) AS rank
+       rank() OVER (PARTITION BY event, direction ORDER BY sum(mp) / sum(top) DESC) AS rank,
+       any_value(event_name) AS event_name, any_value(session_date) AS session_date
 FROM fields
 GROUP BY event, direction, pair
 """
@@ -183,8 +249,14 @@ def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]
     return files
 
 
+#: What identifies the SQL of the ``travellers`` and ``rankings`` views: a ``--db`` file built
+#: with other views (an older grouping of sessions) is rebuilt, or refused without the dataset.
+VIEWS_ID = hashlib.sha256((_TRAVELLERS + _RANKINGS).encode()).hexdigest()[:16]
+
+
 def dataset_state(dataset: str | os.PathLike[str]) -> dict[str, Any]:
-    """What identifies a dataset's current contents: folder, run id, versions, size and mtime of each table.
+    """What identifies a dataset's current contents: folder, run id, versions, size and mtime of
+    each table, and the views' SQL (:data:`VIEWS_ID`).
 
     :raises QueryError: as :func:`connect`.
     """
@@ -200,6 +272,7 @@ def dataset_state(dataset: str | os.PathLike[str]) -> dict[str, Any]:
         "run": (meta.get(b"handrec.run") or b"").decode() or None,
         "schema_version": (meta.get(b"handrec.schema_version") or b"").decode() or None,
         "handrec_version": __version__,
+        "views": VIEWS_ID,
         "tables": tables,
     }
 
@@ -228,8 +301,9 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
 
     Views: ``boards``, ``calls``, ``plays``, ``diagnostics``, ``files`` (the
     Parquet tables), ``travellers`` (every scored game with matchpoints on
-    both scales, percentages and IMPs against the board's average) and
-    ``rankings`` (pairs by matchpoint percentage per event and direction).
+    both scales, percentages and IMPs against the board's average, per
+    session: Event and Date) and ``rankings`` (pairs by matchpoint percentage
+    per session and direction).
 
     SQL functions: ``bridge_score(contract, declarer, vulnerable, tricks)``
     gives North-South's duplicate score (contract as in PBN, e.g. ``4SX``;
@@ -330,7 +404,7 @@ def connect_db(db: str | os.PathLike[str], *, allow_external: bool = False) -> d
     """A read-only connection to a database file written by :func:`materialise`, locked down as :func:`connect`.
 
     :raises QueryError: when ``db`` is missing, is not such a file, or was
-        written for another schema version.
+        written for another schema version or with other views (:data:`VIEWS_ID`).
     """
     db = Path(db)
     if not db.is_file():
@@ -341,6 +415,11 @@ def connect_db(db: str | os.PathLike[str], *, allow_external: bool = False) -> d
     if state.get("schema_version") != SCHEMA_VERSION:
         raise QueryError(
             f"{db}: written for dataset schema {state.get('schema_version')}, this handrec reads {SCHEMA_VERSION}; "
+            f"rebuild it with 'handrec query DIR SQL --db {db}'"
+        )
+    if state.get("views") != VIEWS_ID:
+        raise QueryError(
+            f"{db}: its travellers and rankings views are those of another handrec version; "
             f"rebuild it with 'handrec query DIR SQL --db {db}'"
         )
     config = {} if allow_external else {"enable_external_access": False, "temp_directory": ""}
@@ -387,3 +466,50 @@ def run(
         raise QueryError(str(e).strip()) from None
     finally:
         con.close()
+
+
+def _json_text(value: object) -> str:
+    """A value of JSON's types as it is, any other (a date, a decimal, bytes) as its text."""
+    return str(value)
+
+
+def csv_value(value: object) -> object:
+    """A query result's value as a CSV cell: a DuckDB STRUCT or MAP (a dict), LIST (a list) or
+    ARRAY (a tuple) as JSON text (``{"a":1,"b":[1,2]}``, RFC 8259); inside it a DECIMAL is a
+    JSON number when a double holds it exactly, values JSON has no type for (dates, bytes,
+    NaN, a long decimal) JSON strings of their text; any other value as it is (the csv
+    module writes ``None`` as an empty cell).
+
+    >>> csv_value({"pair": "A - B", "mp": [1, 2.5]}), csv_value([None, True]), csv_value(7)
+    ('{"pair":"A - B","mp":[1,2.5]}', '[null,true]', 7)
+    """
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"), default=_json_text)
+    return value
+
+
+def _finite(value: object) -> object:
+    """``value`` with every float that is not finite (NaN, infinities) as its text (JSON has
+    none), and every decimal a double holds exactly as that number."""
+    if isinstance(value, float):
+        return value if value - value == 0 else str(value)
+    if isinstance(value, Decimal):
+        if value.is_finite() and Decimal(repr(float(value))) == value:
+            return int(value) if value == value.to_integral_value() and abs(value) < 2**53 else float(value)
+        return str(value)
+    if isinstance(value, dict):
+        return {
+            (k if isinstance(k, str) else json.dumps(_finite(k), default=_json_text)): _finite(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def write_csv(out: IO[str], cols: list[str], rows: list[tuple[Any, ...]]) -> None:
+    """Write a query's result as CSV (``handrec query --format csv``): a header of the column
+    names, then one line per row, nested values as JSON text (:func:`csv_value`)."""
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(cols)
+    w.writerows([tuple(csv_value(v) for v in row) for row in rows])

@@ -47,6 +47,7 @@ from handrec.events import (
     Method,
     fmt_number,
     fmt_percent,
+    group_sessions,
     pairs_method_for,
     record,
     score_event,
@@ -849,11 +850,8 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
     flagged = _flags(diags)
     games_flags, row_flags = flagged
 
-    by_event: dict[str, list[Any]] = {}
-    for r in recs:  # as handrec.events.score_event groups them: games without an Event tag by file
-        by_event.setdefault(r.event or f"\0{r.origin.path}", []).append(r)
     events = []
-    for name, ev in by_event.items():
+    for name, ev in group_sessions(recs):  # the sessions handrec.events.score_event scores
         team_boards, team_rankings, team_notes = score_teams(ev)
         if team_boards:
             method = Method.IMP
@@ -901,7 +899,7 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
         mp = method in (Method.MP, Method.MP2)
         events.append(
             {
-                "name": "" if name.startswith("\0") else name,
+                "name": name if ev[0].event else "",
                 "method": method.value,
                 "method_label": _METHOD_LABELS[method.value],
                 "value_head": "MP" if mp else "IMP",

@@ -85,7 +85,7 @@ def test_record_pairs_rooms_claims() -> None:
     assert (a.ns, a.ew, a.room, a.score_ns) == ("Ann - Bob", "Cy - Di", "Open", 420)
     assert (b.ns, b.ew, b.room, b.score_ns) == ("7", "12", "Closed", -50)
     assert a.claims == (Claim("ScoreMP", "NS 2"),) and b.claims == ()
-    assert a.key == b.key == ("Club", "1", DEAL1)
+    assert a.key == b.key == ("Club", "", "1", DEAL1, Seat.NORTH, Vulnerability.NONE)
     assert a.vulnerable is Vulnerability.NONE and a.dealer is Seat.NORTH
 
 

@@ -76,18 +76,20 @@ def checked(text: str) -> list[tuple[str, int, int, str]]:
 
 
 def s613(board: int, line: int, other: int) -> tuple[str, int, int, str]:
+    """S613 of the game starting at ``line``: at its Deal tag (the game's fifth line), column 1."""
     message = (
         f"board {board} was played with a different deal from the game at line {other} (a fouled board):"
         " the results of each deal are scored apart"
     )
-    return ("S613", line, 0, message)
+    return ("S613", line + 4, 1, message)
 
 
 def s614(board: int, line: int, other: int) -> tuple[str, int, int, str]:
+    """S614 of the game starting at ``line``: at that line, column 1."""
     return (
         "S614",
         line,
-        0,
+        1,
         f"board {board} is given again with the same deal, without players or result (also at line {other})",
     )
 
@@ -206,7 +208,7 @@ def test_validate_and_score_commands(tmp_path: Path) -> None:
     f.write_text(session(game(1, A, 1), game(1, B, 2), game(1, A, 3), game(2, A, 1), game(2, A, 2)))
     r = runner.invoke(app, ["validate", str(f)])
     assert r.stdout.splitlines() == [
-        f"{f}:14:0: S613 warning: board 1 was played with a different deal from the game at line 1 (a fouled"
+        f"{f}:18:1: S613 warning: board 1 was played with a different deal from the game at line 1 (a fouled"
         " board): the results of each deal are scored apart",
         "1 files, 5 boards, 0 errors, 1 warnings",
     ]
