@@ -9,18 +9,24 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
-__all__ = ["start_pool"]
+__all__ = ["start_pool", "stop_pool", "run_stoppable", "Stopped"]
 
 
 def _ignore_interrupt() -> None:
     """A worker ignores Ctrl-C (SIGINT goes to the whole process group): the parent, which
-    gets it too, stops the run and the pool, without a traceback from every worker."""
+    gets it too, stops the run and the pool, without a traceback from every worker.  It
+    stops its task on ``SIGUSR1`` (:func:`stop_pool`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGUSR1"):
+        signal.signal(signal.SIGUSR1, _on_stop)
 
 
 def start_pool(jobs: int) -> ProcessPoolExecutor:
@@ -42,3 +48,58 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
     finally:
         gc.unfreeze()
     return ex
+
+
+class Stopped(BaseException):
+    """Raised in a worker's task by :func:`stop_pool` (a BaseException: no ``except Exception``
+    in the task takes it for a fault of the input)."""
+
+
+_in_task = False
+
+
+def _on_stop(signum: int, frame: object) -> None:
+    if _in_task:
+        raise Stopped
+
+
+def run_stoppable(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` as a task of a pool of :func:`start_pool`: ``None`` when :func:`stop_pool`
+    interrupts it (its result is not wanted any more)."""
+    global _in_task
+    try:
+        _in_task = True
+        return fn(*args)
+    except Stopped:
+        return None
+    finally:
+        _in_task = False
+
+
+def stop_pool(ex: ProcessPoolExecutor) -> None:
+    """Shut down a pool whose work is no longer wanted, without waiting for the tasks running to end.
+
+    The tasks not started are cancelled, and the workers get ``SIGUSR1`` until they are
+    gone: a task run by :func:`run_stoppable` stops where it is (its result, ``None``, is
+    thrown away), a task already handed to a worker is stopped as it starts, and each
+    worker exits as after any task (a worker between tasks ignores the signal).
+    (Terminating the workers instead makes the pool "broken", which Python 3.11's executor
+    does not always survive: a cancelled task then fails its manager thread.)  Returns
+    once the workers are gone.
+    """
+    manager = getattr(ex, "_executor_manager_thread", None)  # ProcessPoolExecutor's own
+    processes = list((getattr(ex, "_processes", None) or {}).values())
+    ex.shutdown(wait=False, cancel_futures=True)
+    if manager is None or not hasattr(signal, "SIGUSR1"):
+        ex.shutdown(wait=True)
+        return
+    while manager.is_alive():
+        for p in processes:
+            if p.is_alive():
+                try:
+                    os.kill(p.pid, signal.SIGUSR1)  # type: ignore[arg-type]
+                except OSError:  # gone already
+                    pass
+        manager.join(0.05)
+    for p in processes:
+        p.join()

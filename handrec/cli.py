@@ -140,7 +140,9 @@ def _not_as_written(d) -> bool:
     """Whether ``d``, a reading fault, means its text is not in an exported file as written:
     :data:`_NOT_AS_WRITTEN`, and T128 for a second note reference or suffix of a call or card
     (one is kept; a bad NAG is kept)."""
-    return d.code in _NOT_AS_WRITTEN or (d.code == "T128" and d.message.endswith(("(one is kept)", "(at most one)")))
+    from handrec.parse.pbn import T128_DROPPED  # the parser's reasons for an annotation it drops
+
+    return d.code in _NOT_AS_WRITTEN or (d.code == "T128" and d.message.endswith(tuple(T128_DROPPED)))
 
 
 _CONTROL = dict.fromkeys([*range(0x20), 0x7F, *range(0x80, 0xA0)])
@@ -191,7 +193,8 @@ def validate(
     ] = False,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error.")] = False,
     max_errors: Annotated[
-        int | None, typer.Option("--max-errors", min=1, help="Stop after N errors (huge archives).")
+        int | None,
+        typer.Option("--max-errors", min=1, help="Stop at the N-th error: N errors printed (huge archives)."),
     ] = None,
     jobs: Annotated[
         int | None,
@@ -224,8 +227,9 @@ def validate(
     and every path or archive member not read, as the files table of
     `handrec convert` does, and says how many are not ok:
     `3 files (1 ok, 2 unreadable), ...`.  With `--fail-fast` or
-    `--max-errors N` it stops after the first or the N-th error (the
-    summary counts what was read; exit status as without).  `--jobs N`
+    `--max-errors N` it stops at the first or the N-th error: the output
+    is the output without it cut right after that error, and the summary
+    counts what was printed.  `--jobs N`
     reads the inputs in N processes (a big PBN or LIN file in parts) with the
     same output as one.  With `--dd`
     the double-dummy tables and par a file writes are solved again (DDS via

@@ -52,7 +52,18 @@ same records: on inputs without claims, up to :data:`CHECK_BOARDS` boards.
 brings the error count to N, counted in input order: the dataset holds the
 inputs up to and including that one, every later input has a ``files``
 row with status ``not_read`` (no rows elsewhere), and the result does not
-depend on ``jobs`` either.
+depend on ``jobs`` either.  The tasks still running then are interrupted
+(:func:`handrec._pool.stop_pool`), not waited for: their parts stay
+incomplete in the work folder, which is deleted.  The unit is the input, not the error (unlike
+``handrec validate --max-errors N``, which stops at the N-th error itself):
+a dataset holds whole inputs, each with one ``files`` row whose counts are
+those of its rows, and an input's rows are reused as they are by a later
+conversion (its path and SHA-256 match), so an input cut part-way would be
+reused cut.  The dataset may then hold more than N errors (all of that
+input's), and the counts add up as without a limit: every board read is a
+``boards`` row, ``files.boards`` and ``files.errors`` / ``warnings`` of the
+inputs read sum to the rows of ``boards`` and the error / warning rows of
+``diagnostics``, and ``summary.errors`` counts them all.
 
 **Work folder and resume.**  ``DIR/.handrec-work/`` holds the parts and
 ``manifest.jsonl``: a header line (manifest format, schema and handrec
@@ -106,6 +117,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from handrec import __version__
+from handrec._pool import run_stoppable, stop_pool
 from handrec._pool import start_pool as _executor  # the pool validate --jobs uses too
 from handrec.arrow import SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
 from handrec.check_scores import check_event, check_pairs
@@ -1020,8 +1032,10 @@ def convert(
                 j = job(inputs)
                 if executor is None or isinstance(task, tuple):
                     pending.append((inputs, j.part, _done_future(_run_job(j))))
-                else:
+                elif client is not None:
                     pending.append((inputs, j.part, executor.submit(_run_job, j)))
+                else:  # a task that stop_pool can interrupt
+                    pending.append((inputs, j.part, executor.submit(run_stoppable, _run_job, j)))
             while pending and (len(pending) > 2 * jobs or pending[0][2].done()):
                 inputs_, part_, fut = pending.popleft()
                 commit(inputs_, part_, fut.result())
@@ -1036,7 +1050,10 @@ def convert(
         if client is not None:
             _close_client(client)
         elif executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+            if summary.stopped:  # the tasks running are not wanted: interrupted (their parts never complete)
+                stop_pool(executor)
+            else:
+                executor.shutdown(wait=True, cancel_futures=True)
         close_archives()
     _merge(out, work.root, order, token, row_group_rows)
     shutil.rmtree(work.root, ignore_errors=True)

@@ -20,15 +20,23 @@ stopping early (``max_errors``) reads no further.  Otherwise a process pool
 the inputs: consecutive small inputs grouped into tasks of about
 ``task_bytes``, and a big PBN or LIN file split into parts (below).  A
 worker sends back, per board, only what this process needs: the board's
-diagnostics, its board number and its :class:`~handrec.events.GameRecord`
-(for the event checks, which run here over all the boards of the input);
-never the :class:`~handrec.model.Board`.  About ``2 * jobs`` tasks are in flight (once
+diagnostics (as reported: ``strict`` applied by the worker, and each one a plain
+tuple, which pickles and unpickles several times faster than the dataclass and
+its enum: on a file with a warning on every board, what the parent spent per
+diagnostic made two processes slower than one), its board number and its
+:class:`~handrec.events.GameRecord` (for the event checks, which run here over
+all the boards of the input); never the :class:`~handrec.model.Board`.  About ``2 * jobs`` tasks are in flight (once
 more than that are waiting, the oldest is waited for) and their results are
 consumed in input order, so memory stays bounded on a huge archive (beside
 the one record per board of the input being checked, which one process keeps
 too).  The stopping point of ``max_errors`` is counted in input order exactly
-as in one process; work the workers did past it is dropped (and the tasks
-running are told to stop: :data:`_stop_event`).  Inputs that
+as in one process; work the workers did past it is dropped.  A run that may
+stop early (``max_errors``) reads its first task (whole inputs, or the first
+part of a split file) here, board by board, while the workers read the next
+ones, so that errors at the start stop it as soon as one process would; once
+it has stopped, the workers' tasks are interrupted
+(:func:`handrec._pool.stop_pool`; a forked worker also looks at
+:data:`_stop_event`), not waited for.  Inputs that
 cannot travel to another process (a big member streamed from a tar archive)
 are read here as soon as they are listed, and reported in their turn.
 
@@ -62,10 +70,13 @@ finds after the last game comes from the part that holds that game.
 
 Which diagnostics a report holds, and in which order, per input: each
 board's (as it is read), then the input's event checks, then (``dd``) the
-double-dummy checks, then the input's file-level faults (when the run stops
-part-way through an input: its boards up to the one that brought the errors
-to ``max_errors``, then the file-level faults found up to there, as one
-process reading the input has found them).  ``strict``: the
+double-dummy checks, then the input's file-level faults.  With
+``max_errors`` N the reports are those of the whole run cut right after the
+N-th error, in that order: nothing after it is reported or counted (not the
+rest of that board's diagnostics, nor its input's event checks or file-level
+faults, nor any later input), so exactly N errors are reported; the boards
+counted are those read up to the one with the N-th error (the last report's
+``boards``), whatever ``jobs``.  ``strict``: the
 codes that the standard lets readers skip (unknown tags...) are reported, as
 warnings at least; without it they are dropped.  A fault that is a bug in
 handrec rather than in the input is reported as F015 and the input's
@@ -87,6 +98,7 @@ from itertools import chain
 from typing import Any, NamedTuple
 
 from handrec import validator
+from handrec._pool import run_stoppable
 from handrec.check_scores import EventChecker
 from handrec.diagnostics import CODES, Diagnostic, Severity, make
 from handrec.events import GameRecord, record
@@ -182,16 +194,19 @@ class _Item(NamedTuple):
 
     ``mark``: how many of the input's diagnostics existed when the board was
     read (for a part: of the reading's own, see :class:`_PartResult`; ``pmark``:
-    the part's parser diagnostics so far).  ``read``: a board was read (and
-    counted).  ``failure``: the text of an F015 (a bug, not an input fault):
-    the input's reading ends here.  ``board``: the board itself, only in this
-    process (``--dd``).
+    the part's parser diagnostics so far): where one reading of the input
+    found its file-level faults (the tests check the parts against it).
+    ``read``: a board was read (and counted).  ``diagnostics``: the board's,
+    as reported (:func:`_prepare`: ``strict`` applied); on their way from a
+    worker, packed (:func:`_pack`).  ``failure``: the text of an F015 (a bug,
+    not an input fault): the input's reading ends here.  ``board``: the board
+    itself, only in this process (``--dd``).
     """
 
     mark: int
     read: bool
     number: Any = None
-    diagnostics: tuple[Diagnostic, ...] = ()
+    diagnostics: tuple[Any, ...] = ()
     record: GameRecord | None = None
     failure: str | None = None
     board: Any = None
@@ -256,12 +271,65 @@ def _error(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}"
 
 
+#: The codes that the standard lets readers skip (reported only with ``strict``, as warnings at least).
+_STRICT_CODES = frozenset(code for code, c in CODES.items() if c.strict)
+#: Severity by value (``Severity(value)`` is a slow call on an enum).
+_SEVERITY = tuple(sorted(Severity))
+
+
+def _prepare(ds: tuple[Diagnostic, ...] | list[Diagnostic], strict: bool) -> tuple[Diagnostic, ...]:
+    """A board's diagnostics as reported: without ``strict``, the codes the standard lets
+    readers skip dropped; with it, those raised to warnings at least."""
+    if not any(d.code in _STRICT_CODES for d in ds):
+        return tuple(ds)
+    out = []
+    for d in ds:
+        if d.code in _STRICT_CODES:
+            if not strict:
+                continue
+            if d.severity < Severity.WARNING:
+                d = Diagnostic(d.code, Severity.WARNING, d.message, d.path, d.line, d.column, d.board)
+        out.append(d)
+    return tuple(out)
+
+
+def _pack(items: list[_Item]) -> list[_Item]:
+    """The items as a worker sends them: each diagnostic a plain tuple, which pickles in a tenth
+    of the time of the dataclass (with its enum); :func:`_unpack` makes the diagnostics again."""
+    return [
+        it._replace(
+            diagnostics=tuple(
+                (d.code, d.severity._value_, d.message, d.path, d.line, d.column, d.board) for d in it.diagnostics
+            )
+        )
+        if it.diagnostics
+        else it
+        for it in items
+    ]
+
+
+def _unpack(items: Iterable[_Item]) -> Iterator[_Item]:
+    """:func:`_pack` undone, item by item (in the parent, as they are reported)."""
+    sev = _SEVERITY
+    for it in items:
+        if it.diagnostics:
+            it = it._replace(
+                diagnostics=tuple(Diagnostic(c, sev[s], m, p, ln, col, b) for c, s, m, p, ln, col, b in it.diagnostics)
+            )
+        yield it
+
+
 def _items(
-    inp: Input, keep: bool = False, part: tuple[int, int] | None = None, parser: _ParserDiagnostics | None = None
+    inp: Input,
+    keep: bool = False,
+    part: tuple[int, int] | None = None,
+    parser: _ParserDiagnostics | None = None,
+    strict: bool = False,
 ) -> Iterator[_Item]:
     """The items of ``inp`` (or of one ``part`` of it, its parser diagnostics into ``parser``), one per board.
 
     ``keep``: put the Board in each item (``--dd``, in this process only).
+    ``strict``: as :func:`validate_paths` (see :func:`_prepare`).
     An exception (a bug) ends the items with a failure.
     """
     diags = inp.diagnostics
@@ -281,26 +349,31 @@ def _items(
         except Exception as e:
             yield _Item(mark, True, number, failure=_error(e), pmark=pmark)
             return
+        diagnostics = _prepare(a.diagnostics, strict)
         try:
             rec = record(board, a.replay)
         except Exception as e:
-            yield _Item(mark, True, number, a.diagnostics, failure=_error(e), pmark=pmark)
+            yield _Item(mark, True, number, diagnostics, failure=_error(e), pmark=pmark)
             return
-        yield _Item(mark, True, number, a.diagnostics, rec, None, board if keep else None, pmark)
+        yield _Item(mark, True, number, diagnostics, rec, None, board if keep else None, pmark)
         n += 1
         if n % _STOP_EVERY == 0 and _stopping():
             return  # in a worker whose results are not wanted: they are dropped, complete or not
 
 
-def _read_inputs(inputs: list[Input]) -> list[_InputResult]:
-    """A worker's task: whole inputs."""
-    return [_InputResult(list(_items(inp)), inp.diagnostics) for inp in inputs]
+def _read_inputs(inputs: list[Input], strict: bool = False) -> list[_InputResult] | None:
+    """A worker's task: whole inputs (``None`` once the run has stopped)."""
+    if _stopping():
+        return None
+    return [_InputResult(_pack(list(_items(inp, strict=strict))), inp.diagnostics) for inp in inputs]
 
 
-def _read_part(inp: Input, part: tuple[int, int]) -> _PartResult:
-    """A worker's task: one part of a plain PBN or LIN file."""
+def _read_part(inp: Input, part: tuple[int, int], strict: bool = False) -> _PartResult | None:
+    """A worker's task: one part of a plain PBN or LIN file (``None`` once the run has stopped)."""
+    if _stopping():
+        return None
     parser = _ParserDiagnostics(inp.diagnostics)
-    items = list(_items(inp, part=part, parser=parser))
+    items = _pack(list(_items(inp, part=part, parser=parser, strict=strict)))
     return _PartResult(items, inp.diagnostics, list(parser), parser.marks)
 
 
@@ -312,9 +385,9 @@ def _read_part(inp: Input, part: tuple[int, int]) -> _PartResult:
 class _LocalUnit:
     """An input read here, board by board (its diagnostics: the live ``Input.diagnostics``)."""
 
-    def __init__(self, inp: Input, keep: bool) -> None:
+    def __init__(self, inp: Input, keep: bool, strict: bool) -> None:
         self.path = inp.path
-        self.items: Iterator[_Item] = _items(inp, keep)
+        self.items: Iterator[_Item] = _items(inp, keep, strict=strict)
         self._inp = inp
 
     def diagnostics(self) -> list[Diagnostic]:
@@ -326,11 +399,23 @@ class _DoneUnit:
 
     def __init__(self, path: str, result: _InputResult) -> None:
         self.path = path
-        self.items: Iterator[_Item] = iter(result.items)
+        self.items: Iterator[_Item] = _unpack(result.items)
         self._diagnostics = result.diagnostics
 
     def diagnostics(self) -> list[Diagnostic]:
         return self._diagnostics
+
+
+class _LocalPart:
+    """The first part of a split file read here, board by board, when the run may stop early
+    (its first errors come as soon as one process finds them).  ``reading`` and ``parser``
+    (with its ``marks``) fill as :attr:`items` are taken, as a :class:`_PartResult`'s."""
+
+    def __init__(self, inp: Input, part: tuple[int, int], strict: bool) -> None:
+        inp = dataclasses.replace(inp, diagnostics=[])  # the task's Input goes on to the workers as it is
+        self.reading = inp.diagnostics
+        self.parser = _ParserDiagnostics(self.reading)
+        self.items: Iterator[_Item] = _items(inp, part=part, parser=self.parser, strict=strict)
 
 
 def _merge(reading: list[Diagnostic], parser: list[Diagnostic], marks: list[int]) -> list[Diagnostic]:
@@ -347,30 +432,37 @@ def _merge(reading: list[Diagnostic], parser: list[Diagnostic], marks: list[int]
 
 
 class _SplitUnit:
-    """A PBN or LIN file read in parts: the parts' items in order, with marks as one reading of the file gives them.
+    """A PBN or LIN file read in parts: the parts' items in order, then the diagnostics of one reading of the file.
 
-    ``first``: the result of part 0; ``next_part()`` gives the result of the
-    next part (in order) when asked.
+    ``first``: the result of part 0 (or that part read here: :class:`_LocalPart`);
+    ``next_part()`` gives the result of the next part (in order) when asked.
     """
 
-    def __init__(self, inp: Input, count: int, first: _PartResult, next_part: Callable[[], _PartResult]) -> None:
+    def __init__(
+        self, inp: Input, count: int, first: _PartResult | _LocalPart, next_part: Callable[[], _PartResult]
+    ) -> None:
         self.path = inp.path
         self._format = inp.format or "pbn"
         self._reading: list[Diagnostic] = []
-        self._parser: list[Diagnostic] = []
-        self._marks: list[int] = []
+        self._parts: list[tuple[list[Diagnostic], list[int]]] = []  # each part's parser diagnostics, marks
         self._boards = 0
         self._complete = False
         self.items: Iterator[_Item] = self._walk(count, first, next_part)
 
-    def _walk(self, count: int, first: _PartResult, next_part: Callable[[], _PartResult]) -> Iterator[_Item]:
+    def _walk(
+        self, count: int, first: _PartResult | _LocalPart, next_part: Callable[[], _PartResult]
+    ) -> Iterator[_Item]:
         for k in range(count):
             res = first if k == 0 else next_part()
-            base = len(self._parser)
-            self._parser += res.parser
-            self._marks += res.marks
-            self._reading = res.reading
-            for item in res.items:
+            base = sum(len(p) for p, _ in self._parts)  # the parser diagnostics of the parts before
+            self._reading = res.reading  # a later part's reading has read the earlier parts' too
+            if isinstance(res, _LocalPart):
+                self._parts.append((res.parser, res.parser.marks))  # filled as its items are taken
+                items: Iterable[_Item] = res.items
+            else:
+                self._parts.append((res.parser, res.marks))
+                items = _unpack(res.items)
+            for item in items:
                 self._boards += item.read
                 yield item._replace(mark=item.mark + base + item.pmark, pmark=0)
                 if item.failure is not None:
@@ -378,7 +470,9 @@ class _SplitUnit:
         self._complete = True
 
     def diagnostics(self) -> list[Diagnostic]:
-        out = _merge(self._reading, self._parser, self._marks)
+        parser = [d for p, _ in self._parts for d in p]
+        marks = [m for _, ms in self._parts for m in ms]
+        out = _merge(self._reading, parser, marks)
         if self._complete and self._boards == 0 and not any(d.severity is Severity.ERROR for d in out):
             out.append(make("F018", None, None, path=self.path, format=self._format.upper()))  # as read_input
         return out
@@ -387,9 +481,9 @@ class _SplitUnit:
 _Unit = _LocalUnit | _DoneUnit | _SplitUnit
 
 
-def _local_units(entries: Iterable[Input | Diagnostic], keep: bool) -> Iterator[_Unit | Diagnostic]:
+def _local_units(entries: Iterable[Input | Diagnostic], keep: bool, strict: bool) -> Iterator[_Unit | Diagnostic]:
     for e in entries:
-        yield _LocalUnit(e, keep) if isinstance(e, Input) else e
+        yield _LocalUnit(e, keep, strict) if isinstance(e, Input) else e
 
 
 # =========================================================================================
@@ -400,7 +494,9 @@ def _local_units(entries: Iterable[Input | Diagnostic], keep: bool) -> Iterator[
 class _Task(NamedTuple):
     """``kind``: ``"entry"`` (a diagnostic: not read), ``"here"`` (an input read in this
     process), ``"inputs"`` (whole inputs for a worker), ``"part"`` (part ``index`` of
-    ``count`` of one file: character offsets ``part``)."""
+    ``count`` of one file: character offsets ``part``).  ``strict``: as :func:`validate_paths`.
+    ``local``: an ``"inputs"`` or ``"part"`` task read in this process, board by board as
+    it is reported, instead of by a worker (the first task of a run that may stop early)."""
 
     kind: str
     inputs: tuple[Input, ...] = ()
@@ -408,6 +504,8 @@ class _Task(NamedTuple):
     index: int = 0
     count: int = 1
     part: tuple[int, int] = (0, _END)
+    strict: bool = False
+    local: bool = False
 
 
 _CONTINUATION = bytes(range(0x80, 0xC0))
@@ -472,9 +570,25 @@ def _part_bounds(
 
 
 def _tasks(
-    entries: Iterable[Input | Diagnostic], bounds: Callable[[Input], list[tuple[int, int]] | None], task_bytes: int
+    entries: Iterable[Input | Diagnostic],
+    bounds: Callable[[Input], list[tuple[int, int]] | None],
+    task_bytes: int,
+    strict: bool = False,
+    early: bool = False,
 ) -> Iterator[_Task]:
-    """The tasks, in input order: consecutive whole inputs grouped up to about ``task_bytes``."""
+    """The tasks, in input order: consecutive whole inputs grouped up to about ``task_bytes``.
+
+    ``early`` (a run that may stop early): the first task for a worker is read in this
+    process instead (``local``), so that its first errors stop the run as soon as one
+    process would, while the workers read the next tasks.
+    """
+    first = early
+
+    def task(kind: str, inputs: tuple[Input, ...], **kw: Any) -> _Task:
+        nonlocal first
+        local, first = first, False
+        return _Task(kind, inputs, strict=strict, local=local, **kw)
+
     group: list[Input] = []
     size = 0
     for e in entries:
@@ -483,23 +597,23 @@ def _tasks(
             if parts is None:
                 cost = max(e.size, 1)
                 if group and (size + cost > task_bytes or len(group) >= _MAX_TASK_INPUTS):
-                    yield _Task("inputs", tuple(group))
+                    yield task("inputs", tuple(group))
                     group, size = [], 0
                 group.append(e)
                 size += cost
                 continue
         if group:
-            yield _Task("inputs", tuple(group))
+            yield task("inputs", tuple(group))
             group, size = [], 0
         if isinstance(e, Diagnostic):
             yield _Task("entry", entry=e)
         elif not e.picklable:
-            yield _Task("here", (e,))
+            yield _Task("here", (e,), strict=strict)
         else:
             for i, p in enumerate(parts):  # type: ignore[arg-type]
-                yield _Task("part", (e,), index=i, count=len(parts), part=p)  # type: ignore[arg-type]
+                yield task("part", (e,), index=i, count=len(parts), part=p)  # type: ignore[arg-type]
     if group:
-        yield _Task("inputs", tuple(group))
+        yield task("inputs", tuple(group))
 
 
 def _done(value: Any) -> Future[Any]:
@@ -509,23 +623,27 @@ def _done(value: Any) -> Future[Any]:
 
 
 def _submit(executor: Executor, task: _Task) -> Future[Any]:
-    if task.kind == "entry":
+    if task.kind == "entry" or task.local:  # a local task is read when its turn comes (_pool_units)
         return _done(None)
     if task.kind == "here":  # read now: the next entry may move its archive stream on
         inp = task.inputs[0]
-        return _done(_InputResult(list(_items(inp)), inp.diagnostics))
+        return _done(_InputResult(_pack(list(_items(inp, strict=task.strict))), inp.diagnostics))
     if task.kind == "part":
-        return executor.submit(_read_part, task.inputs[0], task.part)
-    return executor.submit(_read_inputs, list(task.inputs))
+        return executor.submit(run_stoppable, _read_part, task.inputs[0], task.part, task.strict)
+    return executor.submit(run_stoppable, _read_inputs, list(task.inputs), task.strict)
 
 
 def _in_order(tasks: Iterable[_Task], executor: Executor, jobs: int) -> Iterator[tuple[_Task, Any]]:
-    """Run the tasks, at most ``2 * jobs`` in flight; yield ``(task, result)`` in task order."""
+    """Run the tasks, at most ``2 * jobs`` in flight; yield ``(task, result)`` in task order.
+
+    A ``local`` task is yielded only once ``2 * jobs`` tasks after it are in flight (or there
+    are no more): the workers read those while this process reads it.
+    """
     pending: deque[tuple[_Task, Future[Any]]] = deque()
     try:
         for task in tasks:
             pending.append((task, _submit(executor, task)))
-            while pending and (len(pending) > 2 * jobs or pending[0][1].done()):
+            while pending and (len(pending) > 2 * jobs or (pending[0][1].done() and not pending[0][0].local)):
                 t, f = pending.popleft()
                 yield t, f.result()
         while pending:
@@ -547,8 +665,12 @@ def _pool_units(results: Iterator[tuple[_Task, Any]]) -> Iterator[_Unit | Diagno
             yield task.entry  # type: ignore[misc]
         elif task.kind == "part":
             if task.index == 0:  # the unit asks for the next parts itself
-                yield _SplitUnit(task.inputs[0], task.count, result, next_part)
+                first = _LocalPart(task.inputs[0], task.part, task.strict) if task.local else result
+                yield _SplitUnit(task.inputs[0], task.count, first, next_part)
             # a later part seen here is one left after its file's reading ended (F015): dropped
+        elif task.local:
+            for inp in task.inputs:
+                yield _LocalUnit(inp, False, task.strict)
         else:
             for inp, res in zip(task.inputs, result if task.kind == "inputs" else [result]):
                 yield _DoneUnit(inp.path, res)
@@ -590,7 +712,12 @@ class _Failed(Exception):
 
 
 class _Reporter:
-    """Turns units into reports, as ``handrec validate`` has always counted and stopped."""
+    """Turns units into reports, counting errors and stopping at the ``max_errors``-th.
+
+    With ``max_errors`` N, what is reported is what would be reported without it, up to
+    and including the N-th error: nothing after it (not the rest of its board's
+    diagnostics, nor its input's event checks or file-level faults).
+    """
 
     def __init__(self, strict: bool, max_errors: int | None, dd: bool, dd_progress: Any) -> None:
         self.strict = strict
@@ -607,22 +734,28 @@ class _Reporter:
     def stopped(self) -> bool:
         return self.max_errors is not None and self.errors >= self.max_errors
 
-    def _emit(self, rep: InputReport, d: Diagnostic, numbers: list[Any]) -> None:
-        if CODES[d.code].strict:
-            if not self.strict:
-                return
-            d = dataclasses.replace(d, severity=max(d.severity, Severity.WARNING))
-        if d.severity is Severity.ERROR:
-            rep.errors += 1
-            self.errors += 1
-        elif d.severity is Severity.WARNING:
-            rep.warnings += 1
-        i = d.board
-        rep.findings.append(Finding(d, numbers[i] if i is not None and 0 <= i < len(numbers) else None))
+    def _add(self, rep: InputReport, ds: Iterable[Diagnostic], numbers: list[Any]) -> bool:
+        """Report ``ds`` (as reported: :func:`_prepare` applied) until the ``max_errors``-th error; ``True`` once there."""
+        for d in ds:
+            severity = d.severity
+            if severity is Severity.ERROR:
+                rep.errors += 1
+                self.errors += 1
+            elif severity is Severity.WARNING:
+                rep.warnings += 1
+            i = d.board
+            rep.findings.append(Finding(d, numbers[i] if i is not None and 0 <= i < len(numbers) else None))
+            if severity is Severity.ERROR and self.errors == self.max_errors:
+                return True
+        return False
+
+    def _emit(self, rep: InputReport, ds: Iterable[Diagnostic], numbers: list[Any]) -> bool:
+        """:meth:`_add` of diagnostics not yet prepared (``strict``)."""
+        return self._add(rep, _prepare(list(ds), self.strict), numbers)
 
     def entry(self, d: Diagnostic) -> InputReport:
         rep = InputReport(d.path, False)
-        self._emit(rep, d, [])
+        self._emit(rep, [d], [])
         rep.stopped = self.stopped
         return rep
 
@@ -631,37 +764,35 @@ class _Reporter:
         numbers: list[Any] = []  # the board numbers read so far, by index (JSON board_number)
         checker = EventChecker()
         dd_boards: list[Any] = []
-        mark: int | None = None  # the input's diagnostics to report: all (None), or as many as when stopped
         try:
             for item in unit.items:
-                mark = item.mark
                 if item.read:
                     rep.boards += 1
                     numbers.append(item.number)
-                    for d in item.diagnostics:
-                        self._emit(rep, d, numbers)
+                    if item.diagnostics and self._add(rep, item.diagnostics, numbers):
+                        rep.stopped = True
+                        return rep  # the rest of the input is not reported: see the class doc
                 if item.failure is not None:
                     raise _Failed(item.failure)
                 checker.add_record(item.record)  # type: ignore[arg-type]
                 if self.dd is not None and self.dd.has_dd_values(item.board):
                     dd_boards.append(item.board)
-                if self.stopped:
-                    break
-            else:
-                mark = None
-                for d in checker.finish():
-                    self._emit(rep, d, numbers)
-                if dd_boards:
-                    for d in self.dd.check_boards(dd_boards, progress=self.dd_progress):  # type: ignore[union-attr]
-                        self._emit(rep, d, numbers)
+            if self._emit(rep, checker.finish(), numbers):
+                rep.stopped = True
+                return rep
+            if dd_boards:
+                ds = self.dd.check_boards(dd_boards, progress=self.dd_progress)  # type: ignore[union-attr]
+                if self._emit(rep, ds, numbers):
+                    rep.stopped = True
+                    return rep
         except BrokenProcessPool:
             raise
         except Exception as e:  # a bug, not an input fault: reported as one
             text = str(e) if isinstance(e, _Failed) else _error(e)
-            self._emit(rep, make("F015", None, None, path=unit.path, error=text), numbers)
-        diags = unit.diagnostics()
-        for d in diags if mark is None else diags[:mark]:
-            self._emit(rep, d, numbers)
+            if self._emit(rep, [make("F015", None, None, path=unit.path, error=text)], numbers):
+                rep.stopped = True
+                return rep
+        self._emit(rep, unit.diagnostics(), numbers)
         rep.stopped = self.stopped
         return rep
 
@@ -693,10 +824,12 @@ def validate_paths(
     cores; 1: none); the reports are the same whatever ``jobs``.  ``limits``:
     the size limits (:class:`handrec.io.Limits`).  ``strict``: also report
     what the standard lets readers skip, as warnings at least.
-    ``max_errors``: the report that brings the errors to this many is the
-    last (its ``stopped`` is set), counted in input order, board by board:
-    the input being read stops after the board that reached it, with the
-    file diagnostics found up to there.  ``dd``: also check the
+    ``max_errors``: stop at the error that brings the errors to this many,
+    counted in input order: its report is the last (its ``stopped`` is set)
+    and ends with it, so exactly ``max_errors`` errors are reported: what
+    the run without the limit reports, cut right after that error (not the
+    rest of its board's diagnostics, nor its input's event checks and
+    file-level faults); ``boards`` counts the boards read up to that one.  ``dd``: also check the
     double-dummy tables and par the files write (D210-D213; the inputs are
     then read in this process whatever ``jobs``: the solver is the long
     part, and :func:`handrec.dd.check_boards` runs on the boards of each input);
@@ -764,7 +897,7 @@ def _run(
     units: Iterator[_Unit | Diagnostic]
     try:
         if dd or jobs == 1:
-            units = _local_units(entries, keep=dd)
+            units = _local_units(entries, dd, strict)
         else:
             last: list[Any] = [None, None]  # the last input asked about, and its parts
             # stopping early: the first results sooner (a small first part, smaller parts)
@@ -783,10 +916,11 @@ def _run(
                 stop = multiprocessing.Event()
                 _stop_event = (stop, os.getpid())  # the workers forked now see it
                 executor = start_pool(jobs)
-                results = _in_order(_tasks(chain(head, entries), bounds, task_bytes), executor, jobs)
+                tasks = _tasks(chain(head, entries), bounds, task_bytes, strict, early=max_errors is not None)
+                results = _in_order(tasks, executor, jobs)
                 units = _pool_units(results)
             else:
-                units = _local_units(chain(head, entries), keep=False)
+                units = _local_units(chain(head, entries), False, strict)
         for unit in units:
             rep = reporter.entry(unit) if isinstance(unit, Diagnostic) else reporter.input(unit)
             yield rep
@@ -798,8 +932,12 @@ def _run(
         if results is not None:
             results.close()  # type: ignore[attr-defined]  # cancels the tasks not started
         if executor is not None:
-            if not complete:
-                stop.set()  # the workers drop what they are reading (their results are not wanted)
-            executor.shutdown(wait=True, cancel_futures=True)
+            if complete:
+                executor.shutdown(wait=True)
+            else:  # stopped early, or closed: what the workers are reading is not wanted
+                from handrec._pool import stop_pool
+
+                stop.set()  # a forked worker drops its task at its next look (and does not start one)
+                stop_pool(executor)  # and every worker is interrupted now
             _stop_event = None
         close_archives()

@@ -231,7 +231,7 @@ class _Executor:
 
 
 def test_in_order_bounds_the_tasks_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(vr, "_read_inputs", lambda inputs: [inp.path for inp in inputs])
+    monkeypatch.setattr(vr, "_read_inputs", lambda inputs, strict: [inp.path for inp in inputs])
     tasks = [vr._Task("inputs", (Input(f"f{i}", "pbn"),)) for i in range(40)]
     ex = _Executor()
     got = [(t.inputs[0].path, r) for t, r in vr._in_order(tasks, ex, jobs=3)]
