@@ -64,8 +64,14 @@ with the file's value and handrec's):
   sorted column; the percentage against TotalMP / NrBoards on the top per
   board that the other rows share; and, when the event's boards are in the
   input, NrBoards / TotalMP / TotalPercentage / TotalIMP of each pair
-  against the event scored by :mod:`handrec.events`.
+  against the event scored by :mod:`handrec.events` (cross-IMPs summed or divided as
+  the Scoring tag's ``Cross``, ``Cross1``, ``Cross2`` say, as ``handrec score`` does).
 * **S609** (warning): a claimed value that cannot be read.
+* **S616**: a claimed ScorePercentage, ScoreIMP or ScoreMP that no scoring can give, checked
+  on every game, a board played once included (:func:`impossible_claim`): a percentage
+  outside 0-100, negative matchpoints; for a played result, N-S and E-W percentages that do
+  not add up to 100, or IMPs that do not add up to 0.  Reported instead of S603-S605 (S609
+  while :mod:`handrec.diagnostics` does not register S616).
 * **S612** (warning): a pair that plays a board a second time (the same N-S,
   or E-W, pair at two tables of a traveller; Law 15A).  Checked for every
   input, with claims or not (:func:`check_pairs`).
@@ -97,7 +103,7 @@ table tag), a whole game's (S612, S614) at its first line, column 1.
 Decimals: a claimed ``97.3`` agrees with any exact value within half a unit
 of its last digit (either rounding rule).  Figures that cannot be computed
 (a board played once in the input, an unknown method, an incomplete table)
-are not checked.
+are not compared, but are still checked for being possible at all (S616).
 
 Sources: PBN 2.1 §4.2, §5.3; bridge-rules.md §4, §5, §6, §8; Law 12C2.
 """
@@ -117,6 +123,7 @@ from handrec.events import (
     Method,
     TableView,
     Traveller,
+    cross_for,
     dated,
     deal_result,
     fmt_number,
@@ -136,7 +143,7 @@ from handrec.scoring.events import MAX_MULTIPLICITY, Scale, artificial_mp, match
 from handrec.scoring.imps import imps
 from handrec.scoring.rubber import DealResult, score_rubber
 
-__all__ = ["EventChecker", "check_event", "check_pairs", "parse_claim", "agrees"]
+__all__ = ["EventChecker", "check_event", "check_pairs", "parse_claim", "agrees", "impossible_claim"]
 
 
 class EventChecker:
@@ -251,6 +258,64 @@ def _shown(parts: Sequence[_Part], r: GameRecord, ns: Fraction, ew: Fraction, fm
     return " ".join(out)
 
 
+def _half(p: _Part) -> Fraction:
+    """Half a unit of the last digit of a claimed value: how far it may be from the exact one."""
+    return Fraction(1, 2 * 10**p.decimals)
+
+
+def impossible_claim(tag: str, parts: Sequence[_Part], *, played: bool = True) -> str | None:
+    """Why a claimed ScorePercentage, ScoreIMP or ScoreMP (:func:`parse_claim`) is impossible
+    whatever the other results of its board, else ``None``.  Needs no other result: checked
+    for every game, a board played once included.
+
+    * a percentage is 0 to 100 (PBN 2.1 §4.2.4); matchpoints are never negative (§4.2.3,
+      bridge-rules.md §8.3);
+    * for a played result (a score, ``played``), N-S and E-W given both: the percentages add
+      up to 100 (100 * (MP_NS + MP_EW) / top, MP_NS + MP_EW = top, Neuberg's formula
+      included) and the IMPs to 0 (what one side wins the other loses: teams, Butler and
+      cross-IMPs, §8.2-8.5).  An unplayed board's Law 12C2 artificial scores need not
+      (40 % to both sides at fault), so they are not checked.
+
+    Decimals: a value within half a unit of its last digit of a possible one is possible
+    (as :func:`agrees`).
+
+    >>> impossible_claim("ScorePercentage", parse_claim("ScorePercentage", "NS 126.32"))
+    'a percentage is from 0 to 100'
+    >>> impossible_claim("ScoreIMP", parse_claim("ScoreIMP", "NS 4 EW 4"))
+    'the N-S and E-W IMPs add up to 8, not 0 (what one side wins, the other loses)'
+    >>> impossible_claim("ScorePercentage", parse_claim("ScorePercentage", "NS 33.33 EW 66.67")) is None
+    True
+    """
+    if tag == "ScorePercentage":
+        for p in parts:
+            if p.value < -_half(p) or p.value > 100 + _half(p):
+                return "a percentage is from 0 to 100"
+    elif tag == "ScoreMP":
+        for p in parts:
+            if p.value < -_half(p):
+                return "matchpoints are never negative"
+    if len(parts) != 2 or not played:
+        return None
+    total = parts[0].value + parts[1].value
+    slack = _half(parts[0]) + _half(parts[1])
+    if tag == "ScorePercentage" and abs(total - 100) > slack:
+        return f"the N-S and E-W percentages add up to {fmt_number(total)}, not 100"
+    if tag == "ScoreIMP" and abs(total) > slack:
+        return f"the N-S and E-W IMPs add up to {fmt_number(total)}, not 0 (what one side wins, the other loses)"
+    return None
+
+
+#: The code of an impossible claimed figure (:func:`impossible_claim`): S616 once
+#: :mod:`handrec.diagnostics` registers it, S609 (a claimed value that cannot be used) until then.
+_IMPOSSIBLE = "S616"
+
+
+def _impossible(r: GameRecord, tag: str, value: str, span: Span | None, why: str) -> Diagnostic:
+    if _IMPOSSIBLE in CODES:
+        return make(_IMPOSSIBLE, r.origin, _at(r, span), tag=tag, value=value, detail=why)
+    return make("S609", r.origin, _at(r, span), tag=tag, value=value)
+
+
 # --- the event check -----------------------------------------------------------------------
 
 
@@ -294,6 +359,11 @@ def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagn
             parts = parse_claim(c.tag, c.value)
             if parts is None:
                 ctx.out.append(make("S609", r.origin, _at(r, c.span), tag=c.tag, value=c.value))
+                continue
+            bad = impossible_claim(c.tag, parts, played=r.score_ns is not None)
+            if bad is not None:
+                # a figure no scoring can give: said once, not compared with the board's results too
+                ctx.out.append(_impossible(r, c.tag, c.value, c.span, bad))
                 continue
             if c.tag == "ScoreMP":
                 _check_mp(ctx, r, c.value, c.span, parts)
@@ -1090,8 +1160,9 @@ def _check_total_against_event(
     if not methods and i_nb is None:
         return
     totals: dict[Method, dict[str, tuple[Fraction, Fraction | None, Fraction | None, int]]] = {}
+    cross = cross_for([r])  # TotalIMP of cross-IMPs: summed or divided as the table's Scoring says
     for m in methods or [Method.MP]:
-        _, rankings, _ = score_pairs(trs, m, neuberg=True)
+        _, rankings, _ = score_pairs(trs, m, neuberg=True, cross=cross)
         t: dict[str, tuple[Fraction, Fraction | None, Fraction | None, int]] = {}
         for rk in rankings:
             for row in rk.rows:

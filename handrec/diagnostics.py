@@ -158,13 +158,7 @@ CODES: dict[str, Code] = {
             "PBN 2.1 §3.5",
         ),
         _c("T107", E, "note reference without note", "note ={index}= has no Note tag", "PBN 2.1 §3.5"),
-        _c(
-            "T108",
-            W,
-            "no board number",
-            "a result is given but the board has no Board tag: it cannot be compared with other tables",
-            "PBN 2.1 §3.4.4",
-        ),
+        _c("T108", W, "no board number", "board has no Board tag or number", "PBN 2.1 §3.4.4"),
         _c("T120", W, "unknown tag", "unknown tag {tag!r} kept", "PBN 2.1 §4.9", strict=True),
         _c(
             "T121",
@@ -283,7 +277,7 @@ CODES: dict[str, Code] = {
         _c("P404", E, "play after the end", "{count} cards played after the last trick or claim", "Law 68"),
         _c("P405", E, "impossible claim", "claim of {claim} tricks is impossible: {reason}", "Law 68"),
         _c("P406", E, "bad card", "{token!r} is not a card", "PBN 2.1 §3.6"),
-        _c("P407", W, "play without contract", "play is given but no contract is known", "PBN 2.1 §3.6"),
+        _c("P407", W, "play without contract", "play is given but {reason}", "PBN 2.1 §3.6"),
         _c(
             "P408",
             E,
@@ -427,6 +421,13 @@ CODES: dict[str, Code] = {
             "board {board} was played with {detail} as in the game at line {other} (a fouled board):"
             " the results of each are scored apart",
             "Law 87A (fouled board); bridge-rules.md §8.3",
+        ),
+        _c(
+            "S616",
+            E,
+            "impossible claimed score",
+            "{tag} {value} is impossible: {detail}",
+            "PBN 2.1 §4.2.2-4.2.4; bridge-rules.md §8",
         ),
     ]
 }

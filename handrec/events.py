@@ -21,7 +21,10 @@ turns their answers into travellers and rankings.
   the 2 / 1 scale (``mp2``, top 2(n - 1)), with Neuberg's formula for boards
   played fewer times than the most-played board of the event and Law 12C2
   artificial adjusted scores; IMPs between the Open and Closed rooms of a
-  teams match (``imp``); Butler IMPs (``butler``); cross-IMPs (``cross-imp``);
+  teams match (``imp``); Butler IMPs (``butler``); cross-IMPs (``cross-imp``:
+  summed, or divided by the results or the comparisons, as the Scoring tag's
+  ``Cross``, ``Cross1``, ``Cross2`` say, :class:`Cross`; divided by the comparisons
+  when the method is given);
   then session totals and rankings of pairs (PairNS/PairEW tags, else player
   names) or teams (HomeTeam/VisitTeam, else the room).
 * Rubber, Chicago and minibridge (``rubber``, ``chicago``, ``minibridge``):
@@ -110,6 +113,8 @@ __all__ = [
     "score_matchpoints",
     "score_butler",
     "score_cross",
+    "Cross",
+    "cross_for",
     "deal_result",
     "table_entries",
     "row_score",
@@ -122,6 +127,7 @@ __all__ = [
     "fmt_number",
     "fmt_percent",
     "render",
+    "method_title",
 ]
 
 
@@ -132,7 +138,9 @@ class Method(enum.StrEnum):
     ``mp2``: 2 and 1, top 2(n - 1) (Europe; PBN's ``MP1``);
     ``imp``: IMPs between the two rooms of a teams match;
     ``butler``: IMPs against the board's datum;
-    ``cross-imp``: IMPs against every other result, divided by the comparisons;
+    ``cross-imp``: IMPs against every other result, divided by the comparisons
+    (bridge-rules.md §8.5), or as the Scoring tag's modifier says when the method comes
+    from the tags (:class:`Cross`);
     ``rubber``, ``chicago``, ``minibridge``: a file's boards as one session.
 
     Source: bridge-rules.md §5-§8.
@@ -151,6 +159,24 @@ class Method(enum.StrEnum):
     def is_session(self) -> bool:
         """Rubber, Chicago and minibridge score a file's boards as one sequence."""
         return self in (Method.RUBBER, Method.CHICAGO, Method.MINIBRIDGE)
+
+
+class Cross(enum.StrEnum):
+    """How cross-IMPs are divided: the PBN Scoring modifiers (PBN 2.1 §3.4.12; bridge-rules.md §8.5).
+
+    ``sum`` (``Cross``): the IMPs against every other result, summed;
+    ``scores`` (``Cross1``): that sum divided by the number of results of the board (n);
+    ``comparisons`` (``Cross2``): divided by the comparisons (n - 1), bridge-rules.md §8.5's
+    average and ``handrec score -m cross-imp``.
+    """
+
+    SUM = "sum"
+    SCORES = "scores"
+    COMPARISONS = "comparisons"
+
+
+#: The Scoring modifier of each :class:`Cross` variant.
+_CROSS_FIELDS = {"CROSS": Cross.SUM, "CROSS1": Cross.SCORES, "CROSS2": Cross.COMPARISONS}
 
 
 #: Tags whose claimed figures :mod:`handrec.check_scores` compares (PBN 2.1 §4.2).
@@ -1111,7 +1137,8 @@ class EventScore:
     ``name`` the Event tag (or file path for sessions); ``travellers`` for
     pairs methods; ``team_boards`` for ``imp``; ``session`` for rubber,
     Chicago, minibridge; ``rankings``; ``notes`` (boards skipped and why,
-    Neuberg applied ...).
+    Neuberg applied ...); ``cross`` how the cross-IMPs were divided (``cross-imp``
+    only, else ``None``).
     """
 
     method: Method
@@ -1121,6 +1148,7 @@ class EventScore:
     session: Session | None = None
     rankings: tuple[Ranking, ...] = ()
     notes: tuple[str, ...] = ()
+    cross: Cross | None = None
 
 
 # --- pairs: matchpoints, Butler, cross-IMPs ------------------------------------------------
@@ -1199,11 +1227,14 @@ def score_butler(trav: Traveller) -> ScoredTraveller:
     return ScoredTraveller(trav, tuple(out), datum=datum)
 
 
-def score_cross(trav: Traveller) -> ScoredTraveller:
-    """Cross-IMPs of every entry: the IMPs against every other result, divided by the comparisons (n - 1).
+def score_cross(trav: Traveller, cross: Cross = Cross.COMPARISONS) -> ScoredTraveller:
+    """Cross-IMPs of every entry: the IMPs against every other result, divided by the comparisons
+    (n - 1, the default), or summed, or divided by the number of results (n), as ``cross`` says.
 
     ``total_ns`` keeps the undivided sum.  Needs at least 2 played results;
-    artificial scores get +3 / 0 / -3 IMPs (Law 12C2).  Source: bridge-rules.md §8.5.
+    artificial scores get +3 / 0 / -3 IMPs a comparison (Law 12C2): +3 / 0 / -3 averaged
+    over the comparisons, (n - 1) times that summed, (n - 1) / n times that divided by the
+    results.  Source: bridge-rules.md §8.5; PBN 2.1 §3.4.12 (Cross, Cross1, Cross2).
     """
     scores = trav.scores()
     k = len(scores)
@@ -1211,17 +1242,18 @@ def score_cross(trav: Traveller) -> ScoredTraveller:
         return ScoredTraveller(
             trav, tuple(ScoredEntry(e, None, None) for e in trav.entries), note="fewer than 2 results"
         )
+    divisor = {Cross.SUM: 1, Cross.SCORES: k, Cross.COMPARISONS: k - 1}[Cross(cross)]
+    per = Fraction(k - 1, divisor)  # an artificial score's IMPs a comparison, on this scale
     out = []
     for e in trav.entries:
         if e.score_ns is not None:
             # every other result: all scores, minus this one's own comparison with itself (0 IMPs)
             total = Fraction(sum(imps(e.score_ns - s) for s in scores))
-            avg = total / (k - 1)
-            out.append(ScoredEntry(e, avg, -avg, total_ns=total))
+            v = total / divisor
+            out.append(ScoredEntry(e, v, -v, total_ns=total))
         elif e.artificial is not None:
-            out.append(
-                ScoredEntry(e, Fraction(artificial_imps(e.artificial[0])), Fraction(artificial_imps(e.artificial[1])))
-            )
+            a, b = (artificial_imps(x) * per for x in e.artificial)
+            out.append(ScoredEntry(e, a, b))
         else:
             out.append(ScoredEntry(e, None, None))
     return ScoredTraveller(trav, tuple(out))
@@ -1257,7 +1289,7 @@ def _rank_rows(
 
 
 def score_pairs(
-    trs: Sequence[Traveller], method: Method, *, neuberg: bool = True
+    trs: Sequence[Traveller], method: Method, *, neuberg: bool = True, cross: Cross = Cross.COMPARISONS
 ) -> tuple[list[ScoredTraveller], list[Ranking], list[str]]:
     """Score the travellers of one pairs event and rank the pairs.
 
@@ -1266,11 +1298,11 @@ def score_pairs(
     (Neuberg's formula for the others; default on), else each board on its
     own top.  Rankings: by session percentage (100 * matchpoints / tops of
     the boards played, bridge-rules.md §8.3) for matchpoints, by total IMPs
-    otherwise.  N-S and E-W are ranked together when a pair id sits N-S on
-    some boards and E-W on others and no board has one id in both directions
-    (a Howell movement); else separately (a Mitchell movement, where N-S 1
-    and E-W 1 are two pairs).  Entries with a
-    Multiplicity above 1 or without pairs are not ranked.
+    otherwise (cross-IMPs divided as ``cross`` says: :func:`score_cross`).  N-S
+    and E-W are ranked together when a pair id sits N-S on some boards and E-W
+    on others and no board has one id in both directions (a Howell movement);
+    else separately (a Mitchell movement, where N-S 1 and E-W 1 are two
+    pairs).  Entries with a Multiplicity above 1 or without pairs are not ranked.
 
     Returns (scored travellers, rankings, notes).
     """
@@ -1290,7 +1322,7 @@ def score_pairs(
     elif method is Method.BUTLER:
         scored = [score_butler(t) for t in trs]
     elif method is Method.CROSS_IMP:
-        scored = [score_cross(t) for t in trs]
+        scored = [score_cross(t, cross) for t in trs]
     else:
         raise ValueError(f"{method} is not a pairs method")
     for s in scored:
@@ -1665,6 +1697,19 @@ def method_for(recs: Sequence[GameRecord]) -> Method:
     return pairs_method_for(recs)
 
 
+def cross_for(recs: Sequence[GameRecord]) -> Cross:
+    """How the Scoring tags of an event divide its cross-IMPs (PBN 2.1 §3.4.12): ``Cross`` summed,
+    ``Cross1`` by the number of results, ``Cross2`` by the comparisons; the modifier of the most
+    games when they differ (in this order on a tie); by the comparisons (bridge-rules.md §8.5)
+    when none says."""
+    counts = dict.fromkeys(_CROSS_FIELDS, 0)
+    for r in recs:
+        for f in scoring_fields(r.scoring) & counts.keys():
+            counts[f] += 1
+    best = max(counts, key=lambda f: counts[f])
+    return _CROSS_FIELDS[best] if counts[best] else Cross.COMPARISONS
+
+
 def pairs_method_for(recs: Sequence[GameRecord]) -> Method:
     """The pairs method the Scoring tags ask for (PBN 2.1 §3.4.12; the booklet's results
     pages of a pairs event): ``Butler`` -> Butler, ``Cross...`` -> cross-IMPs, ``MP1`` ->
@@ -1764,14 +1809,18 @@ def group_sessions(recs: Iterable[GameRecord]) -> list[tuple[str, list[GameRecor
     ]
 
 
-def score_event(recs: Iterable[GameRecord], method: Method | None, *, neuberg: bool = True) -> list[EventScore]:
+def score_event(
+    recs: Iterable[GameRecord], method: Method | None, *, neuberg: bool = True, cross: Cross | None = None
+) -> list[EventScore]:
     """Score all records with ``method``: one :class:`EventScore` per session (pairs and teams,
     grouped by Event and session date as :func:`group_sessions` names them, in order of
     first appearance; games without an Event tag form one event per file, named by its
     path) or per file (rubber, Chicago, minibridge).
 
     ``method`` None: each event (each file for a session scoring) with the method its
-    tags ask for (:func:`method_for`)."""
+    tags ask for (:func:`method_for`), cross-IMPs divided as its Scoring tags say
+    (:func:`cross_for`).  ``cross``: how cross-IMPs are divided; ``None``: as the tags say
+    when ``method`` is None, else by the comparisons (bridge-rules.md §8.5)."""
     rs = list(recs)
     if method is None:
         by_file: dict[str, list[GameRecord]] = {}
@@ -1796,28 +1845,34 @@ def score_event(recs: Iterable[GameRecord], method: Method | None, *, neuberg: b
             if kind == "file":
                 out.extend(score_sessions(group, sessions[name]))
             else:
-                out.extend(_score_session(name, group, method_for(group), neuberg))
+                m = method_for(group)
+                c = cross if cross is not None else cross_for(group) if m is Method.CROSS_IMP else None
+                out.extend(_score_session(name, group, m, neuberg, c))
         return out
     method = Method(method)
     if method.is_session:
         return score_sessions(rs, method)
     out = []
     for name, ev in group_sessions(rs):
-        out.extend(_score_session(name, ev, method, neuberg))
+        out.extend(_score_session(name, ev, method, neuberg, cross))
     return out
 
 
-def _score_session(name: str, ev: list[GameRecord], method: Method, neuberg: bool) -> list[EventScore]:
-    """One session (:func:`group_sessions`) scored with a pairs or teams ``method``."""
+def _score_session(
+    name: str, ev: list[GameRecord], method: Method, neuberg: bool, cross: Cross | None = None
+) -> list[EventScore]:
+    """One session (:func:`group_sessions`) scored with a pairs or teams ``method`` (cross-IMPs
+    divided as ``cross`` says, by the comparisons when ``None``)."""
     if method is Method.IMP:
         boards, rankings, notes = score_teams(ev)
         return [EventScore(method, name, team_boards=tuple(boards), rankings=tuple(rankings), notes=tuple(notes))]
     trs = [t for t in travellers(ev) if t.size > 0]
-    scored, rankings, notes = score_pairs(trs, method, neuberg=neuberg)
+    c = (cross or Cross.COMPARISONS) if method is Method.CROSS_IMP else None
+    scored, rankings, notes = score_pairs(trs, method, neuberg=neuberg, cross=c or Cross.COMPARISONS)
     notes[:0] = _split_board_notes(trs)  # why a board number has several travellers
     if not trs:
         notes.append("no board with a result")
-    return [EventScore(method, name, travellers=tuple(scored), rankings=tuple(rankings), notes=tuple(notes))]
+    return [EventScore(method, name, travellers=tuple(scored), rankings=tuple(rankings), notes=tuple(notes), cross=c)]
 
 
 # --- output --------------------------------------------------------------------------------
@@ -1882,6 +1937,24 @@ _METHOD_TITLES = {
     Method.CHICAGO: "Chicago",
     Method.MINIBRIDGE: "minibridge",
 }
+#: The title of each way of dividing cross-IMPs (:class:`Cross`).
+_CROSS_TITLES = {
+    Cross.SUM: "cross-IMPs (summed over the comparisons)",
+    Cross.SCORES: "cross-IMPs (divided by the results, n)",
+    Cross.COMPARISONS: _METHOD_TITLES[Method.CROSS_IMP],
+}
+
+
+def method_title(ev: EventScore) -> str:
+    """How an event was scored, in words (``handrec score``'s title line): the method, and for
+    cross-IMPs how they were divided.
+
+    >>> method_title(EventScore(Method.CROSS_IMP, "Club", cross=Cross.SUM))
+    'cross-IMPs (summed over the comparisons)'
+    """
+    if ev.method is Method.CROSS_IMP and ev.cross is not None:
+        return _CROSS_TITLES[ev.cross]
+    return _METHOD_TITLES[ev.method]
 
 
 def _grid(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int] | None = None) -> list[str]:
@@ -2104,7 +2177,7 @@ def _render_text(events: Sequence[EventScore]) -> str:
         if out:
             out.append("")
         title = ev.name
-        out.append(f"{title}: {_METHOD_TITLES[ev.method]}")
+        out.append(f"{title}: {method_title(ev)}")
         if ev.method.is_session:
             s = ev.session
             assert s is not None
@@ -2226,6 +2299,8 @@ def _render_json(events: Sequence[EventScore]) -> str:
     evs: list[dict[str, object]] = []
     for ev in events:
         e: dict[str, object] = {"event": ev.name, "method": str(ev.method)}
+        if ev.cross is not None:
+            e["cross"] = str(ev.cross)  # how the cross-IMPs are divided (Cross)
         if ev.method.is_session:
             s = ev.session
             assert s is not None

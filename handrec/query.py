@@ -189,11 +189,18 @@ FROM scored JOIN scaled USING (board_key, score_ns)
 #: Howell movement).  ``travellers`` is read once: each game gives a N-S and an E-W row.
 #: One ranking per session: ``event`` is the session's name as ``handrec score`` gives it
 #: (``travellers.session``: the event's name, with its date when the event's dates conflict);
-#: ``event_name`` and ``session_date`` say which event and date it is.
+#: ``event_name`` and ``session_date`` say which event and date it is.  Teams sessions are left
+#: out: ``handrec score`` scores a session with a teams match (a board of a match, Stage +
+#: HomeTeam + VisitTeam, with one Open-room and one Closed-room result with a score, PBN 2.1
+#: §4.1.7; :func:`handrec.events.method_for`, :func:`handrec.events.score_teams`, which also
+#: tell matches apart by Section and Round) with teams IMPs between the rooms, not matchpoints
+#: (bridge-rules.md §8.2); their games stay in ``travellers``.  Rooms are read as
+#: ``handrec score`` reads them: ``Open`` / ``O``, ``Closed`` / ``C``, in any case.
 _RANKINGS = """
 CREATE VIEW rankings AS
 WITH per_pair AS (
-    SELECT session AS event, event_name, session_date, d.direction,
+    -- every game of a board played more than once, a N-S and an E-W row (pair NULL: a name unknown)
+    SELECT session AS event, event_name, session_date, d.direction, board_id, board_key, room,
            CASE WHEN d.direction = 'NS'
                 THEN CASE WHEN north = south THEN north ELSE north || ' - ' || south END
                 ELSE CASE WHEN east = west THEN east ELSE east || ' - ' || west END END AS pair,
@@ -201,15 +208,22 @@ WITH per_pair AS (
            top
     FROM travellers CROSS JOIN (VALUES ('NS'), ('EW')) AS d(direction)
     WHERE top > 0
-      AND CASE WHEN d.direction = 'NS' THEN north IS NOT NULL AND south IS NOT NULL
-               ELSE east IS NOT NULL AND west IS NOT NULL END
+), teams AS (
+    -- the sessions handrec score scores as teams: a board of a match (Stage, HomeTeam,
+    -- VisitTeam) with one Open and one Closed result (handrec.events.score_teams)
+    SELECT DISTINCT p.event FROM per_pair p JOIN boards b USING (board_id)
+    WHERE p.direction = 'NS' AND lower(trim(p.room)) IN ('open', 'o', 'closed', 'c')
+    GROUP BY p.event, p.board_key, b.stage, b.home_team, b.visit_team
+    HAVING count(*) FILTER (WHERE lower(trim(p.room)) IN ('open', 'o')) = 1
+       AND count(*) FILTER (WHERE lower(trim(p.room)) IN ('closed', 'c')) = 1
 ), howell AS (
-    SELECT DISTINCT coalesce(event, '') AS event_key FROM per_pair
+    SELECT DISTINCT coalesce(event, '') AS event_key FROM per_pair WHERE pair IS NOT NULL
     GROUP BY coalesce(event, ''), pair HAVING count(DISTINCT direction) > 1
 ), fields AS (
     SELECT p.event, p.event_name, p.session_date,
            CASE WHEN h.event_key IS NULL THEN p.direction ELSE 'pairs' END AS direction, p.pair, p.mp, p.top
     FROM per_pair p LEFT JOIN howell h ON coalesce(p.event, '') = h.event_key
+    WHERE p.pair IS NOT NULL AND p.event NOT IN (SELECT event FROM teams)
 )
 SELECT event, direction, pair, count(*) AS boards, round(sum(mp), 6) AS mp, CAST(sum(top) AS INTEGER) AS top,
        round(100.0 * sum(mp) / sum(top), 2) AS pct,
@@ -303,7 +317,8 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
     Parquet tables), ``travellers`` (every scored game with matchpoints on
     both scales, percentages and IMPs against the board's average, per
     session: Event and Date) and ``rankings`` (pairs by matchpoint percentage
-    per session and direction).
+    per session and direction; teams sessions, scored by ``handrec score`` with
+    teams IMPs, left out).
 
     SQL functions: ``bridge_score(contract, declarer, vulnerable, tricks)``
     gives North-South's duplicate score (contract as in PBN, e.g. ``4SX``;

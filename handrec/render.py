@@ -44,7 +44,9 @@ from handrec import dd as ddmod
 from handrec._resources import templates_dir
 from handrec.check_scores import check_event
 from handrec.events import (
+    Cross,
     Method,
+    cross_for,
     fmt_number,
     fmt_percent,
     group_sessions,
@@ -480,7 +482,7 @@ _ARTIFICIAL_TEXT = {"AVERAGE_PLUS": "Avg+", "AVERAGE": "Avg", "AVERAGE_MINUS": "
 _MINUS = "\u2212"
 #: Codes of the claimed-figure checks (handrec.check_scores) whose rows a results page marks:
 #: a figure that differs from handrec's (S611: a ScoreTable percentage by another formula).
-_CLAIM_CODES = ("S603", "S604", "S605", "S607", "S608", "S611")
+_CLAIM_CODES = ("S603", "S604", "S605", "S607", "S608", "S611", "S616")
 #: A traveller up to this wide (:func:`_traveller_width`) fits half an A4 or Letter page in the PDF,
 #: so that the travellers go two abreast (measured: 69 fits 86 mm, 79 does not).
 _HALF_WIDTH = 70
@@ -599,6 +601,12 @@ _METHOD_LABELS = {
     "butler": "Butler IMPs (datum: mean without top and bottom)",
     "cross-imp": "Cross-IMPs (average over the comparisons)",
     "imp": "Teams: IMPs between the Open and Closed rooms",
+}
+#: Cross-IMPs as the Scoring tag divides them (handrec.events.Cross): ``Cross``, ``Cross1``, ``Cross2``.
+_CROSS_LABELS = {
+    Cross.SUM: "Cross-IMPs (summed over the comparisons)",
+    Cross.SCORES: "Cross-IMPs (divided by the number of results)",
+    Cross.COMPARISONS: _METHOD_LABELS["cross-imp"],
 }
 
 
@@ -855,6 +863,7 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
         team_boards, team_rankings, team_notes = score_teams(ev)
         if team_boards:
             method = Method.IMP
+            label = _METHOD_LABELS[method.value]
             travs = _teams_view(team_boards, flagged)
             rankings = [_ranking_computed(r, method) for r in team_rankings]
             notes = [n for n in team_notes if not n.startswith("no teams")]
@@ -868,7 +877,9 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
                 if any(v.name == "ScoreTable" for v in r.tables)
             }
             method = pairs_method_for(ev)
-            (scored,) = score_event(ev, method)
+            # cross-IMPs divided as the Scoring tag says, as handrec score does without -m
+            (scored,) = score_event(ev, method, cross=cross_for(ev) if method is Method.CROSS_IMP else None)
+            label = _METHOD_LABELS[method.value] if scored.cross is None else _CROSS_LABELS[scored.cross]
             travs = [
                 _traveller_view(
                     st,
@@ -901,7 +912,7 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
             {
                 "name": name if ev[0].event else "",
                 "method": method.value,
-                "method_label": _METHOD_LABELS[method.value],
+                "method_label": label,
                 "value_head": "MP" if mp else "IMP",
                 "pct": mp,
                 "columns": 2 if all(_traveller_width(t, mp) <= _HALF_WIDTH for t in travs) else 1,
