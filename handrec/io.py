@@ -481,24 +481,37 @@ class _UntilError:
 
     The stream's own ``read(n)`` drops what it decompressed in that call when it fails; this one
     gathers ``read1`` calls, each giving what one step of decompression yields.
+
+    A zip member's CRC-32 is checked here rather than by zipfile, which checks it in the step
+    that reaches the member's end and then drops that step's data (all of a member of under
+    :data:`CHUNK_BYTES`): the data is given, then the same ``BadZipFile`` is raised at its end.
     """
 
-    __slots__ = ("_f", "_error")
+    __slots__ = ("_f", "_error", "_crc", "_expected_crc")
 
     def __init__(self, f: Any) -> None:
         self._f = f
         self._error: BaseException | None = None
+        self._crc = 0
+        self._expected_crc: int | None = None
+        if isinstance(f, zipfile.ZipExtFile) and getattr(f, "_expected_crc", None) is not None:
+            self._expected_crc, f._expected_crc = f._expected_crc, None  # zipfile then skips its check
 
     def read(self, n: int = -1, /) -> bytes:
         if self._error is not None:
             raise self._error
         chunks: list[bytes] = []
         got = 0
+        expected = self._expected_crc
         try:
             while n < 0 or got < n:
                 chunk = self._f.read1(CHUNK_BYTES if n < 0 else n - got)
                 if not chunk:
+                    if expected is not None and self._crc != expected:  # the member's end
+                        raise zipfile.BadZipFile(f"Bad CRC-32 for file {self._f.name!r}")
                     break
+                if expected is not None:
+                    self._crc = zlib.crc32(chunk, self._crc)
                 chunks.append(chunk)
                 got += len(chunk)
         except _READ_ERRORS as e:

@@ -1053,12 +1053,15 @@ class Table:
     tuple per row, as strings (string tokens unquoted; ``"?"`` unknown,
     ``"-"`` irrelevant, a leading ``"^"`` an artificial score).
     ``handrec.pbn.table_records`` gives the rows with typed values.
+    ``cell_spans``: per row, the position of each element (block-relative,
+    as ``span``; ``()`` when not known).
     """
 
     name: str
     columns: tuple[Column, ...] = ()
     rows: tuple[tuple[str, ...], ...] = ()
     span: Span | None = field(default=None, compare=False)
+    cell_spans: tuple[tuple[Span, ...], ...] = field(default=(), compare=False)
 
     @property
     def column_names(self) -> tuple[str, ...]:

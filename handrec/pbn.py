@@ -73,6 +73,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Any, NamedTuple, TextIO
 
 from handrec.dd import DD_SEATS, DD_STRAINS, DDError, DDTable
@@ -940,14 +941,25 @@ def table_records(table: Table) -> list[dict[str, Any]]:
 TRUMP_UNKNOWN: Any = object()
 
 
-def play_trump(contract: Contract | None, auction: Auction | None) -> Any:
+def _illegal_call(auction: Auction) -> bool:
+    """Whether the auction's replay finds an illegal call (A301-A304, A306; Laws 18-22, 27)."""
+    from handrec.rules.auction import replay_auction  # the rules, for the rare disagreement only
+
+    return any(f.code in ("A301", "A302", "A303", "A304", "A306") for f in replay_auction(auction).faults)
+
+
+def play_trump(contract: Contract | None, auction: Auction | None, *, bad_call: bool = False) -> Any:
     """The trump suit for reading and writing play lines (None at no trump), or
     :data:`TRUMP_UNKNOWN`.
 
     A finished auction (a bid followed by three passes) decides: it is the record of what
     was bid, and a Contract tag that disagrees with it is the validator's C501, not a
-    reason to misread the play.  Otherwise the Contract tag (a contract, or an end
-    position's strain), else the last bid made.  ``^S`` placeholders (no call) are left out.
+    reason to misread the play.  Except when the auction holds an illegal call (A301-A304,
+    A306; ``bad_call``: the reader dropped a token that is no call) and the Contract tag,
+    with its declarer, names another strain: the replay then takes the contract from the
+    tags (:func:`handrec.rules.replay.replay`), and so does the play's order.  Otherwise
+    the Contract tag (a contract, or an end position's strain), else the last bid made.
+    ``^S`` placeholders (no call) are left out.
     """
     last_bid = None
     if auction is not None:
@@ -964,7 +976,17 @@ def play_trump(contract: Contract | None, auction: Auction | None) -> Any:
             and all(c.kind is CallKind.PASS for c in calls[-3:])
             and last_bid.strain is not None
         ):
-            return last_bid.strain.suit
+            trump = last_bid.strain.suit
+            if (
+                contract is not None
+                and contract.level
+                and contract.strain is not None
+                and contract.declarer is not None
+                and contract.trump != trump
+                and (bad_call or _illegal_call(auction))
+            ):
+                return contract.trump
+            return trump
     if contract is not None:
         return TRUMP_UNKNOWN if contract.strain is None else contract.trump
     if last_bid is not None and last_bid.strain is not None:
@@ -1367,11 +1389,14 @@ def _emit(board: Board) -> _Out:
             used[i] = True
 
     def take_notes(notes: tuple[Note, ...], start: int | None) -> list[int | None]:
-        """The tag index of each note (the Note tags after ``start`` that read as it)."""
+        """The tag index of each note (the Note tags after ``start`` that read as it, else one
+        before it: a Note the reader took from the identification section, written once, in
+        its section)."""
         found: list[int | None] = []
         for n in notes:
             hit = None
-            for i in range(0 if start is None else start + 1, len(tags)):
+            first = 0 if start is None else start + 1
+            for i in chain(range(first, len(tags)), range(first)):
                 t = tags[i]
                 if not used[i] and t.name == "Note":
                     try:
@@ -1385,7 +1410,7 @@ def _emit(board: Board) -> _Out:
             found.append(hit)
         return found
 
-    trump = play_trump(b.contract, b.auction)
+    trump = play_trump(b.contract, b.auction, bad_call=any(d.code == "A306" for d in b.diagnostics))
     auction = None if b.auction is None else _export_auction(b.auction)
     play = None
     if b.play is not None:

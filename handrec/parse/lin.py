@@ -546,6 +546,7 @@ class _Parts:
     cards: list[Card | None] = field(default_factory=list)
     card_spans: list[Span] = field(default_factory=list)
     claim: int | None = None
+    claim_span: Span | None = None  # the mc pair that gives the claim
     claim_last: bool = False  # the claim is the last action (what an `up` takes back first)
     after_claim: list[Span] = field(default_factory=list)  # cards given after the claim (P404)
     names: list[str] | None = None  # pn (or pw) of this record, S,W,N,E[,S,W,N,E...]
@@ -726,7 +727,7 @@ class _LinTransformer(Transformer):
             elif kind == _MC:
                 tricks = _int(v)
                 if tricks is not None and tricks <= 13:
-                    p.claim = tricks
+                    p.claim, p.claim_span = tricks, span
                     claimed = claim_last = True
                 else:
                     p.problems.append(_bad("mc", v.strip(), "not a number of tricks from 0 to 13", span))
@@ -904,7 +905,7 @@ def _undo(p: _Parts, value: str, span: Span) -> None:
     for _ in range(n):
         if p.claim_last and p.claim is not None:
             taken.append(f"the claim of {p.claim}")
-            p.claim, p.claim_last = None, False
+            p.claim, p.claim_span, p.claim_last = None, None, False
         elif p.cards:
             card = p.cards.pop()
             p.card_spans.pop()
@@ -1092,10 +1093,15 @@ def _board(p: _Parts, h: _Header, origin: Origin) -> Board:
             rs = h.results[rs_index]
     contract: Contract | None = None
     result: int | None = None
+    rs_span: Span | None = None  # the rs entry's position, block-relative (the header may come before)
+    result_span: Span | None = None
     if rs is not None:
         contract, result = rs
+        if rs_index < len(h.result_spans):
+            at = h.result_spans[rs_index]
+            rs_span = result_span = _span_at(at.line - origin.line + 1, at.column)
     elif p.claim is not None:
-        result = p.claim  # lin.md §9: mc -> Result
+        result, result_span = p.claim, p.claim_span  # lin.md §9: mc -> Result
 
     tags: list[Tag] = []
     if h.event is not None:
@@ -1119,10 +1125,10 @@ def _board(p: _Parts, h: _Header, origin: Origin) -> Board:
         tags.append(Tag("Scoring", h.scoring))
     if contract is not None:
         if contract.declarer is not None:
-            tags.append(Tag("Declarer", str(contract.declarer)))
-        tags.append(Tag("Contract", str(contract)))
+            tags.append(Tag("Declarer", str(contract.declarer), rs_span))
+        tags.append(Tag("Contract", str(contract), rs_span))
     if result is not None:
-        tags.append(Tag("Result", str(result)))
+        tags.append(Tag("Result", str(result), result_span))
     if p.room is not None:
         tags.append(Tag("Room", p.room, p.qx_span))
     if h.stage is not None:

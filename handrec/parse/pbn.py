@@ -1215,14 +1215,23 @@ class _BoardBuilder:
             kind = sec.kind
             if kind == _AUCTION and auction_sec < 0:
                 auction_sec = i
-                auction = _auction(sec, _notes(sections, i, issues, "auction"), dealer, issues)
+                auction = _auction(sec, _notes(sections, i, issues, "auction"), dealer, issues, sections)
                 if sec.comments and auction is not None:
                     anchors[i] = _call_anchors(auction, sec.comment_at)
             elif kind == _PLAY and play_sec < 0:
                 play_sec = i
                 at: list[tuple[str, int]] = []
+                notes = _notes(sections, i, issues, "play")
+                trump = play_trump(contract, auction, bad_call=any(i[0] == "A306" for i in issues))
                 play = _play(
-                    sec, _notes(sections, i, issues, "play"), play_trump(contract, auction), issues, sec.comment_at, at
+                    sec,
+                    notes,
+                    trump,
+                    issues,
+                    sec.comment_at,
+                    at,
+                    sections,
+                    _no_trump_why(contract, auction) if trump is _TRUMP_UNKNOWN else "",
                 )
                 if sec.comments and play is not None:
                     anchors[i] = at
@@ -1584,6 +1593,44 @@ def _notes(sections: list[_Section], i: int, issues: list[_Issue], section: str 
     return lookup, tuple(notes)
 
 
+def _free_notes(sections: list[_Section] | None) -> dict[int, Note]:
+    """The Note tags of the identification section, by index (the first of each): those not
+    among the Note tags right after an Auction or Play section (:func:`_notes`), which belong
+    to that section.  PBN 2.1 §3.5.5 and §3.6.5 place a section's notes after its calls or
+    cards, never in the identification section; a reference whose section lacks its Note is
+    read from there all the same (:func:`_read_misplaced`)."""
+    free: dict[int, Note] = {}
+    owned = False  # the tags right after an Auction or Play section: its notes
+    for sec in sections or ():
+        kind = sec.kind
+        if kind == _AUCTION or kind == _PLAY:
+            owned = True
+            continue
+        if kind != _TAGS:
+            continue
+        for tag in sec.tags:
+            if tag.name != "Note":
+                owned = False
+            elif not owned:
+                m = _NOTE_RE.match(tag.value)
+                if m is not None and int(m.group(1)) not in free:
+                    free[int(m.group(1))] = Note(int(m.group(1)), m.group(2).strip())
+    return free
+
+
+def _read_misplaced(free: dict[int, Note], index: int, span: Span, issues: list[_Issue], section: str) -> Note | None:
+    """For a reference ``=index=`` of the ``section`` ("auction" or "play") whose own Note tags
+    lack it: the Note of the identification section (``free``, :func:`_free_notes`), with a
+    T128 warning; ``None`` and T107 when there is none (another section's notes are its own)."""
+    note = free.get(index)
+    if note is None:
+        issues.append(("T107", span, {"index": index}))
+    else:
+        reason = f"refers to a Note tag outside the {section} section (its text is read from there)"
+        issues.append(("T128", span, {"token": f"={index}=", "reason": reason}))
+    return note
+
+
 #: The trump for the play lines (shared with the writer: :func:`handrec.pbn.play_trump`).
 _trump = play_trump
 _TRUMP_UNKNOWN = TRUMP_UNKNOWN
@@ -1763,11 +1810,12 @@ class _TableRow:
     ``elements`` (text, was a string, span) and ``texts``; ``checked_for`` and ``issues``
     remember the cell diagnostics of the latest (table, columns) it was checked for."""
 
-    __slots__ = ("elements", "texts", "checked_for", "issues")
+    __slots__ = ("elements", "texts", "spans", "checked_for", "issues")
 
     def __init__(self, elements: tuple[tuple[str, bool, Span], ...]) -> None:
         self.elements = elements
         self.texts = tuple([e[0] for e in elements])
+        self.spans = tuple([e[2] for e in elements])
         self.checked_for: Any = None
         self.issues: tuple[_Issue, ...] = ()
 
@@ -1895,7 +1943,7 @@ def _table(tag: Tag, sec: _Section | None, issues: list[_Issue]) -> Table:
     lines = _section_rows(sec) if sec is not None and sec.rows else []
     spec = TABLES.get(name)
     if spec is None:
-        return Table(name, (), tuple([r.texts for r in lines]), tag.span)
+        return Table(name, (), tuple([r.texts for r in lines]), tag.span, tuple([r.spans for r in lines]))
     columns, problems = _columns(tag.value)
     for text, reason in problems:
         issues.append(("T123", tag.span, {"table": name, "column": text, "reason": reason}))
@@ -1909,6 +1957,7 @@ def _table(tag: Tag, sec: _Section | None, issues: list[_Issue]) -> Table:
         for row in grouped:
             _cell_issues(name, columns, row, issues)
         rows = tuple(tuple([e[0] for e in row]) for row in grouped)
+        cells = tuple(tuple([e[2] for e in row]) for row in grouped)
     else:
         # one row per line (the usual case): a line's cell diagnostics are remembered on
         # its shared _TableRow, for the (table, columns) they were found for
@@ -1922,6 +1971,7 @@ def _table(tag: Tag, sec: _Section | None, issues: list[_Issue]) -> Table:
             if r.issues:
                 issues.extend(r.issues)
         rows = tuple([r.texts for r in lines])
+        cells = tuple([r.spans for r in lines])
     for k, col in enumerate(columns):
         if col.sort is not None:
             _check_sorted(name, col, [r[k] for r in rows if k < len(r)], tag.span, issues)
@@ -1929,7 +1979,7 @@ def _table(tag: Tag, sec: _Section | None, issues: list[_Issue]) -> Table:
         issues.append(
             ("T125", tag.span, {"table": name, "detail": "a comment after table data (only the tag may have one)"})
         )
-    return Table(name, columns, rows, tag.span)
+    return Table(name, columns, rows, tag.span, cells)
 
 
 def _check_sorted(table: str, col: Any, values: list[str], span: Span | None, issues: list[_Issue]) -> None:
@@ -2194,6 +2244,14 @@ def _pieces(elements: list[tuple[str, Span]], simple: dict[str, Any]) -> Iterato
 # --- auction (PBN 2.1 §3.5) -------------------------------------------------------------------
 
 
+#: T128 reasons (the ``reason`` argument) of an annotation that is dropped, one of two being kept:
+#: its text is not in an exported file as written (``handrec export`` lists it).  The other T128
+#: reasons (a NAG out of range or of the other section, a misplaced Note) keep the text.
+T128_SECOND_NOTE = "is a second note reference (one is kept)"
+T128_SECOND_SUFFIX = "is a second suffix (at most one)"
+T128_DROPPED = frozenset((T128_SECOND_NOTE, T128_SECOND_SUFFIX))
+
+
 def _nag_issue(n: int, span: Span, what: str, issues: list[_Issue]) -> None:
     """T128 for a NAG out of 0-255 or of the other section (PBN 2.1 §3.7: $1-$6 and $13 for
     calls only, $7-$12 and $14 for cards only)."""
@@ -2205,7 +2263,9 @@ def _nag_issue(n: int, span: Span, what: str, issues: list[_Issue]) -> None:
         issues.append(("T128", span, {"token": f"${n}", "reason": "is a NAG for calls, not cards"}))
 
 
-def _auction(sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Issue]) -> Auction | None:
+def _auction(
+    sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Issue], sections: list[_Section] | None = None
+) -> Auction | None:
     """The Auction section to an :class:`Auction` that starts with the dealer.
 
     * The Auction tag names the seat of the first call written; leading ``-`` fillers
@@ -2222,8 +2282,10 @@ def _auction(sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Is
       rotation of the calls after it stays right.  Other ``^x``: A306.
     * Annotations on the previous call: suffixes ``! ? !! ?? !? ?!`` = NAG $1-$6, ``$n``,
       ``=n=`` (``Call.note`` = n, ``Call.annotation`` = the note's text; T107 when no
-      Note tag n follows the section).  A second note reference or suffix on one call,
-      a NAG over 255 or one for cards ($7-$12, $14) is T128.  A ``*`` glued to a call
+      Note tag n follows the section, nor stands in the identification section of
+      ``sections``: :func:`_read_misplaced`, T128, the Note added to ``Auction.notes``).
+      A second note reference or suffix on one call, a NAG over 255 or one for cards
+      ($7-$12, $14) is T128.  A ``*`` glued to a call
       (``4H*``, bidding-program output) marks an alert: T105.  ``Auction.notes`` keeps
       the section's Note tags.
     * ``*``/``+`` end the auction (``Auction.ended``); a call after them is F003 (once).
@@ -2246,6 +2308,8 @@ def _auction(sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Is
         return Auction(seat, _plain_calls(elements), None, seat_tag.span, notes[1])
     calls: list[list[Any]] = []  # [base Call, nags, note, span, alert, irregular, suffixes]
     lookup = notes[0]
+    found: list[Note] = []  # Notes read from the identification section (_read_misplaced)
+    free: dict[int, Note] | None = None  # _free_notes(sections), made at the first need
     fillers = 0
     ended: str | None = None
     after_end = False
@@ -2292,12 +2356,17 @@ def _auction(sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Is
         if c0 == "=" and _NOTEREF_RE.fullmatch(text):
             n = int(text[1:-1])
             if n not in lookup:
-                issues.append(("T107", span, {"index": n}))
+                if free is None:
+                    free = _free_notes(sections)
+                note = _read_misplaced(free, n, span, issues, "auction")
+                if note is not None:
+                    lookup[n] = note.text
+                    found.append(note)
             if calls:
                 if calls[-1][2] is None:
                     calls[-1][2] = n
                 else:
-                    issues.append(("T128", span, {"token": text, "reason": "is a second note reference (one is kept)"}))
+                    issues.append(("T128", span, {"token": text, "reason": T128_SECOND_NOTE}))
             continue
         nag = _SUFFIX_NAG.get(text)
         if nag is not None:
@@ -2305,7 +2374,7 @@ def _auction(sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Is
                 calls[-1][1].append(nag)
                 calls[-1][6] += 1
                 if calls[-1][6] == 2:
-                    issues.append(("T128", span, {"token": text, "reason": "is a second suffix (at most one)"}))
+                    issues.append(("T128", span, {"token": text, "reason": T128_SECOND_SUFFIX}))
             continue
         if c0 == "^" and len(text) == 2:
             irregular = text[1].upper()
@@ -2379,7 +2448,7 @@ def _auction(sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Is
                 shared.clear()
             shared[key] = call
         built.append(call)
-    return Auction(start, tuple(built), ended, seat_tag.span, notes[1])
+    return Auction(start, tuple(built), ended, seat_tag.span, notes[1] + tuple(found) if found else notes[1])
 
 
 #: The code of each of PBN's call spellings in :data:`_CALL_OBJS` keys.
@@ -2408,6 +2477,18 @@ def _plain_calls(elements: list[tuple[str, Span]]) -> tuple[Call, ...]:
 # --- play (PBN 2.1 §3.6) ----------------------------------------------------------------------
 
 
+def _no_trump_why(contract: Any, auction: Auction | None) -> str:
+    """Why a play's trump is unknown, for P407: the board was passed out (a Contract tag
+    ``Pass``, or an auction of four passes), else no contract is known."""
+    if contract is not None and contract.level == 0 and contract.strain is None:
+        return "the board was passed out"
+    if auction is not None:
+        calls = auction.calls
+        if len(calls) >= 4 and all(c.kind is CallKind.PASS for c in calls):
+            return "the board was passed out"
+    return "no contract is known"
+
+
 def _play(
     sec: _Section,
     notes: _Notes,
@@ -2415,6 +2496,8 @@ def _play(
     issues: list[_Issue],
     comment_at: list[tuple[int, int]] | None = None,
     anchors: list[tuple[str, int]] | None = None,
+    sections: list[_Section] | None = None,
+    no_trump_why: str = "",
 ) -> Play | None:
     """The Play section to a :class:`Play` whose cards are in play order.
 
@@ -2433,8 +2516,9 @@ def _play(
     and ``"L"`` for a card after ``^L`` (the first card of its trick in play order).
     Note references, suffixes (NAG + 6) and NAGs after a card are kept in
     ``Play.annotations`` (T107 for a reference without its Note, T128 as for calls) and
-    the section's Note tags in ``Play.notes``.  A line that does not hold 4 cards is
-    padded with unknown cards.  ``anchors`` receives ``("play", i)`` for each comment
+    the section's Note tags in ``Play.notes`` (with a Note found in the identification
+    section of ``sections`` for a reference: :func:`_read_misplaced`).  A line that does
+    not hold 4 cards is padded with unknown cards.  ``anchors`` receives ``("play", i)`` for each comment
     position in ``comment_at``: ``i`` the last card in play order written before it.
     """
     lead_tag = sec.tags[0]
@@ -2443,6 +2527,8 @@ def _play(
     if leader is None and v not in _UNKNOWN:
         issues.append(("T101", lead_tag.span, {"tag": "Play", "value": lead_tag.value, "reason": "not a seat"}))
     lookup = notes[0]
+    found: list[Note] = []  # Notes read from the identification section (_read_misplaced)
+    free: dict[int, Note] | None = None  # _free_notes(sections), made at the first need
     # slots in seat order, 4 per trick: card (or None, or _PLUS) and span; ^R/^L by slot
     slot_cards: list[Any]
     slot_spans: list[Span | None]
@@ -2507,7 +2593,12 @@ def _play(
                     is_ref = c0 == "=" and _NOTEREF_RE.fullmatch(text) is not None
                     if is_nag or nag is not None or is_ref:
                         if is_ref and int(text[1:-1]) not in lookup:
-                            issues.append(("T107", span, {"index": int(text[1:-1])}))
+                            if free is None:
+                                free = _free_notes(sections)
+                            note = _read_misplaced(free, int(text[1:-1]), span, issues, "play")
+                            if note is not None:
+                                lookup[note.index] = note.text
+                                found.append(note)
                         if last_slot < 0 or ended == "*" or slot_cards[last_slot] is _PLUS:
                             continue  # annotates nothing
                         ann = slot_ann.get(last_slot)
@@ -2517,8 +2608,7 @@ def _play(
                             if ann[0] is None:
                                 ann[0] = int(text[1:-1])
                             else:
-                                reason = "is a second note reference (one is kept)"
-                                issues.append(("T128", span, {"token": text, "reason": reason}))
+                                issues.append(("T128", span, {"token": text, "reason": T128_SECOND_NOTE}))
                         elif is_nag:
                             ann[1].append(int(text[1:]))
                             _nag_issue(int(text[1:]), span, "card", issues)
@@ -2526,8 +2616,7 @@ def _play(
                             ann[1].append(nag + 6)  # type: ignore[operator]
                             ann[2] += 1
                             if ann[2] == 2:
-                                reason = "is a second suffix (at most one)"
-                                issues.append(("T128", span, {"token": text, "reason": reason}))
+                                issues.append(("T128", span, {"token": text, "reason": T128_SECOND_SUFFIX}))
                         continue
                     if c0 == "^" and len(text) == 2 and text[1] in "LRlr" and ended != "*":
                         mark = "L" if mark == "L" else text[1].upper()
@@ -2573,7 +2662,7 @@ def _play(
     track = bool(marks or slot_ann or comment_at)
     if leader is None or trump is _TRUMP_UNKNOWN:
         if n and leader is not None:
-            issues.append(("P407", lead_tag.span, {}))
+            issues.append(("P407", lead_tag.span, {"reason": no_trump_why or "no contract is known"}))
         cut = n if plus_at < 0 else plus_at
         cards: list[Card | None] = slot_cards[:cut]
         spans: list[Span | None] = slot_spans[:cut]
@@ -2638,7 +2727,8 @@ def _play(
                     i = index_of[k]
                     break
             anchors.append(("play", i))
-    return Play(leader, tuple(cards), None, ended, tuple(spans), irregular, notes[1], annotations)
+    play_notes = notes[1] + tuple(found) if found else notes[1]
+    return Play(leader, tuple(cards), None, ended, tuple(spans), irregular, play_notes, annotations)
 
 
 def _winner(played: list[Card], trump: Suit | None) -> int:

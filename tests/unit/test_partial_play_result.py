@@ -220,4 +220,4 @@ def test_lin_rs_result_against_partial_play() -> None:
     assert lin_found(ok) == []
     bad = f"{vg}rs|1HW-6,|pn|a,b,c,d|qx|o1|{MD}sv|o|{AUCTION}{PLAY}"
     message = "Result 1 but declarer won 2 and the defenders 0 of the 2 tricks played: the result can only be 2 to 13"
-    assert lin_found(bad) == [("C507", 1, 0, message)]
+    assert lin_found(bad) == [("C507", 1, 28, message)]  # at the rs entry "1HW-6" (1-based column)

@@ -540,11 +540,16 @@ def test_suffixes_nags_and_glued_tokens() -> None:
 
 
 def test_note_reference_without_note_is_t107() -> None:
-    b = one('[Dealer "N"]\n[Auction "N"]\n1C =1= 1D =2=\n[Note "1: club"]\n[Board "3"]\n[Note "2:late"]')
+    b = one('[Dealer "N"]\n[Auction "N"]\n1C =1= 1D =2=\n[Note "1: club"]\n[Board "3"]\n[Note "3:other"]')
     a = b.auction
     assert a is not None
     assert (a.calls[0].annotation, a.calls[1].note, a.calls[1].annotation) == ("club", 2, None)
     assert diags(b) == [("T107", 3, 11)]
+    # a Note 2 in the identification section (after another tag): read, with a T128 warning
+    # (PBN 2.1 §3.5.5 puts it after the calls); see test_s6p_notes.py
+    late = one('[Dealer "N"]\n[Auction "N"]\n1C =1= 1D =2=\n[Note "1: club"]\n[Board "3"]\n[Note "2:late"]')
+    assert late.auction is not None and late.auction.calls[1].annotation == "late"
+    assert diags(late) == [("T128", 3, 11)]
 
 
 def test_end_markers() -> None:
