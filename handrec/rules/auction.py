@@ -261,7 +261,8 @@ def is_legal(calls_so_far: Iterable[Call], seat: Seat, call: Call, dealer: Seat 
     ``calls_so_far`` are taken as legal and made in rotation from ``dealer``
     (default: the seat that makes them end just before ``seat``).  Illegal
     ones among them are skipped and accepted irregularities honoured, as in
-    :func:`replay_auction`.
+    :func:`replay_auction` (an insufficient bid among them has been called
+    over, so accepted: Law 27A1).
 
     Source: bridge-rules.md §2.9.
 
@@ -280,7 +281,7 @@ def is_legal(calls_so_far: Iterable[Call], seat: Seat, call: Call, dealer: Seat 
             continue
         s = _SEATS[(dealer + i) & 3]
         problem = state.check(c, s)
-        if problem is None or (irregular == "I" and problem[0] == "A301"):
+        if problem is None or problem[0] == "A301":  # an insufficient bid called over: accepted
             state._apply(c, s)
     return state.check(call, seat) is None
 
@@ -397,7 +398,10 @@ def replay_auction(auction: Auction) -> AuctionReplay:
     ``auction.calls`` are made in rotation from ``auction.dealer``.  Each
     illegal call is reported and skipped: A301 insufficient bid, A302 illegal
     double, A303 illegal redouble, A304 call after the auction ended, A306
-    malformed call.  An auction that stops before its end without a ``*``
+    malformed call.  An insufficient bid that another call follows is
+    reported (A301: the record does not mark it accepted) but made: the
+    next player's call accepted it, and an accepted insufficient bid is
+    treated as legal (Law 27A1), so the auction goes on from it.  An auction that stops before its end without a ``*``
     or ``+`` marker gets A305 (warning); ``*`` ("no more calls known") and
     ``+`` ("next call goes here") are not faults.
 
@@ -427,20 +431,24 @@ def replay_auction(auction: Auction) -> AuctionReplay:
     check = state.check
     apply = state._apply
     namer_index: list[int | None] = [None] * 10  # index of the call that first named side/strain
-    for i, call in enumerate(auction.calls):
+    calls = auction.calls
+    last = len(calls) - 1
+    for i, call in enumerate(calls):
         irregular = call.irregular
         if irregular == "S":
             continue  # the turn of a skipped player: no call (Law 29A)
         seat = _SEATS[(dealer + i) & 3]
         problem = check(call, seat)
-        if problem is None or (irregular == "I" and problem[0] == "A301"):
-            apply(call, seat)
-            if call.kind is _BID:
-                slot = (seat % 2) * 5 + call.strain  # type: ignore[operator]
-                if namer_index[slot] is None:
-                    namer_index[slot] = i
-        else:
-            faults.append(Fault(problem[0], i, tuple(problem[1].items())))
+        if problem is not None:
+            if problem[0] != "A301" or irregular != "I":
+                faults.append(Fault(problem[0], i, tuple(problem[1].items())))
+            if not (problem[0] == "A301" and (irregular == "I" or i < last)):
+                continue  # skipped
+        apply(call, seat)
+        if call.kind is _BID:
+            slot = (seat % 2) * 5 + call.strain  # type: ignore[operator]
+            if namer_index[slot] is None:
+                namer_index[slot] = i
     if not state.is_complete:
         if auction.ended is None:
             count = sum(1 for c in auction.calls if c.irregular != "S")

@@ -265,7 +265,7 @@ def replay(board: Board) -> Replay:
         ar is not None
         and ar.complete
         and ar.contract is not None
-        and not (tag_contract is not None and _tags_over_faulty_auction(ar, tag_contract, tag_declarer))
+        and not (tag_contract is not None and _tags_over_faulty_auction(board, ar, tag_contract, tag_declarer))
     ):
         contract, source = ar.contract, "auction"
         a = ar.contract
@@ -298,8 +298,12 @@ def replay(board: Board) -> Replay:
     pr: PlayReplay | None = None
     if isinstance(play, Play) and (play.cards or play.claim is not None):
         if contract is None or contract.strain is None:
-            if any(c is not None for c in play.cards):
-                sink.tag("P407", "Play")
+            if any(c is not None for c in play.cards) and not any(d.code == "P407" for d in board.diagnostics):
+                span = board.tag_span("Play")
+                if span is None:  # LIN has no Play tag: at the first card given
+                    span = next((s for s in play.spans if s is not None), None)
+                why = "the board was passed out" if passed_out else "no contract is known"
+                sink.append(make("P407", board.origin, span, reason=why))
         else:
             pr = replay_play(play, contract, deal, dc, follow_leads=board.origin.format == "lin")
             tricks = pr.tricks
@@ -364,18 +368,19 @@ def replay(board: Board) -> Replay:
 _ILLEGAL_CALLS = frozenset({"A301", "A302", "A303", "A304", "A306"})
 
 
-def _tags_over_faulty_auction(ar: AuctionReplay, tag: Contract, tag_declarer: Seat | None) -> bool:
+def _tags_over_faulty_auction(board: Board, ar: AuctionReplay, tag: Contract, tag_declarer: Seat | None) -> bool:
     """Whether the Contract and Declarer tags, not the auction, give the contract: the
-    auction holds an illegal call (A301-A304, A306: reported, and skipped in the replay),
-    the tags name a contract with its declarer, and they differ from the replay's.
+    auction holds an illegal call (A301-A304, A306, found by the replay or, for a token
+    that is no call, by the reader), the tags name a contract with its declarer, and they
+    differ from the replay's.
 
-    The replay's contract is then a guess about a faulty record (skipping the call is one
-    reading; Law 27A1 would let an insufficient bid stand once the next player calls), and
-    following it would charge the play with one fault per card (P402, P403) and the Result
-    and Score with faults of their own.  The call is the fault reported; the play, result
-    and score are checked against the contract the table recorded.
+    The replay's contract is then a guess about a faulty record (an illegal call skipped,
+    an insufficient bid taken as accepted, Law 27A1), and following it would charge the
+    play with one fault per card (P402, P403) and the Result and Score with faults of
+    their own.  The call is the fault reported; the play, result and score are checked
+    against the contract the table recorded.
     """
-    if not any(f.code in _ILLEGAL_CALLS for f in ar.faults):
+    if not any(f.code in _ILLEGAL_CALLS for f in ar.faults) and not any(d.code == "A306" for d in board.diagnostics):
         return False
     if tag.level == 0 or tag.strain is None:
         return False

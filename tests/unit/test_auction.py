@@ -142,13 +142,21 @@ def test_illegal_call_reported_and_skipped(dealer: Seat, calls: str, code: str, 
     assert [(f.code, f.index) for f in r.faults] == [(code, index)]
 
 
-def test_A301_message_args_and_skip() -> None:
-    # E's 1D is skipped; the auction then ends normally on 1S by N
+def test_A301_message_args_and_acceptance() -> None:
+    # E's 1D is reported, but S called over it: accepted, it stands (Law 27A1), and the
+    # auction ends on 1D by E
     r = replay_auction(auction(N, "1S 1D P P P"))
     assert [(f.code, f.index, f.kwargs) for f in r.faults] == [
         ("A301", 1, {"call": "1D", "seat": "E", "previous": "1S"})
     ]
-    assert r.complete and r.contract == Contract.parse("1S", declarer=N)
+    assert r.complete and r.contract == Contract.parse("1D", declarer=E)
+
+
+def test_A301_last_call_is_skipped() -> None:
+    # nobody called over W's 1D: not accepted, so not made; the record stops short (A305)
+    r = replay_auction(auction(N, "1S P P 1D"))
+    assert [(f.code, f.index) for f in r.faults] == [("A301", 3), ("A305", 3)]
+    assert not r.complete and r.contract is None
 
 
 def test_A302_reason() -> None:

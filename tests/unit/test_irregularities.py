@@ -102,10 +102,11 @@ def test_accepted_insufficient_bid_and_an_unmarked_one() -> None:
     text = '[Dealer "N"]\n[Auction "N"]\n1D ^I 1C 1S 1H\nPass Pass Pass'
     b = board(text)
     assert b.auction is not None and [c.irregular for c in b.auction.calls][:2] == [None, "I"]
-    # E's 1C was accepted (no A301); W's 1H is insufficient and unmarked: A301 there
+    # E's 1C was accepted (no A301); W's 1H is insufficient and unmarked: A301 there, but
+    # N called over it, so it stands too (Law 27A1) and ends the auction
     assert diags(text) == [("A301", *at(text, 3, "1H"))]
     r = rep(text)
-    assert str(r.contract) == "1S" and r.contract.declarer is S  # type: ignore[union-attr]
+    assert str(r.contract) == "1H" and r.contract.declarer is W  # type: ignore[union-attr]
 
 
 def test_accepted_insufficient_bid_stands_as_the_last_bid() -> None:
@@ -117,7 +118,8 @@ def test_accepted_insufficient_bid_stands_as_the_last_bid() -> None:
     bad = '[Dealer "N"]\n[Auction "N"]\n1D ^I 1C 1C Pass\nPass Pass'
     assert diags(bad) == [("A301", *at(bad, 3, "1C", 1))]
     assert rep(bad).diagnostics[0].message == "1C by S does not outrank 1C"
-    assert str(rep(bad).contract) == "1C" and rep(bad).contract.declarer is E  # type: ignore[union-attr]
+    # S's unmarked 1C was called over: it stands too, and N-S first named clubs (S)
+    assert str(rep(bad).contract) == "1C" and rep(bad).contract.declarer is S  # type: ignore[union-attr]
 
 
 def test_skipped_turn_is_no_call() -> None:
@@ -171,7 +173,9 @@ def test_auction_state_honours_marks() -> None:
     with pytest.raises(Exception, match="A301"):
         s.apply(Call.parse("1C"))
     assert is_legal([Call.parse("1D"), Call.parse("1C", irregular="I")], W, Call.parse("1D"))
-    assert not is_legal([Call.parse("1D"), Call.parse("1C")], W, Call.parse("1D"))
+    # an unmarked 1C that W calls over is accepted by that call (Law 27A1): 1D outranks it
+    assert is_legal([Call.parse("1D"), Call.parse("1C")], W, Call.parse("1D"))
+    assert not is_legal([Call.parse("1D"), Call.parse("1C")], W, Call.parse("1C"))
 
 
 # --- play: ^R and ^L -----------------------------------------------------------------------

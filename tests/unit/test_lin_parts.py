@@ -527,7 +527,7 @@ def big_lin(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
         ({"max_errors": 7}, 1),
         ({"max_errors": 60, "strict": True}, 2),
         ({"max_errors": 150}, 2),
-        ({"max_errors": 160}, 3),
+        ({"max_errors": 170}, 3),
         ({"max_errors": 1000}, 3),
     ],
     ids=lambda x: ",".join(f"{k}={v}" for k, v in x.items()) or "plain" if isinstance(x, dict) else str(x),
@@ -561,7 +561,8 @@ def test_validate_paths_same_reports_with_one_job_and_two(
     else:
         assert [x[2] for x in one] == [300, 240, 44]
         assert [x[5] for x in one] == [False, False, False]
-        assert errors == [45, 107, 14]
+        # b.lin's 1C for 2H: called over, each stands (Law 27A1), a final one as the contract
+        assert errors == [43, 120, 14]
         codes = {line.split(": ")[1].split()[0] for x in one for line, _ in x[6]}
         assert {"A301", "P408", "C506", "F003", "F011", "F013", "F016", "F017"} <= codes
         assert ("F007" in codes) is kw.get("strict", False)  # the header's unknown command: --strict only

@@ -144,35 +144,77 @@ def test_auction_faults(calls: str, expected: list[tuple[str, int, int]]) -> Non
     assert diags(AUCTION + calls) == expected
 
 
-# An illegal call makes the replayed contract a guess.  Here North meant 4S but wrote 2S
-# under West's 3C: skipping the call gives 3C by West, whose opening leader (North) does
-# not match the Play section, which would charge every card (P402/P403), the Result and
-# the Score.  The Contract and Declarer tags agree with the play: the call is the fault.
-FAULTY_AUCTION = BASE.replace("1S Pass 2S Pass\n4S Pass Pass Pass\n", "1S Pass 2S 3C\n2S Pass Pass Pass\n")
+# An illegal call makes the replayed contract a guess.  Here North meant 4S but wrote 8S
+# (no call) over West's 3C: without it the auction ends in 3C by West, whose opening leader
+# (North) does not match the Play section, which would charge the play (P403), the
+# Contract, the Result and the Score.  The Contract and Declarer tags agree with the play:
+# the call is the fault.
+FAULTY_AUCTION = BASE.replace("1S Pass 2S Pass\n4S Pass Pass Pass\n", "1S Pass 2S 3C\n8S Pass Pass Pass\n")
 
 
 def test_illegal_call_reported_once_when_the_tags_give_the_contract() -> None:
-    assert diags(FAULTY_AUCTION) == [("A301", 12, 1)]
+    assert diags(FAULTY_AUCTION) == [("A306", 12, 1)]
     (board,) = parse_pbn_text(FAULTY_AUCTION, "t.pbn")
     (d,) = validate(board)
-    assert d.message == "2S by N does not outrank 3C"
+    assert d.message == "'8S' is not a call"
 
 
 def test_illegal_call_tags_checked_against_the_play() -> None:
-    # the tags give the contract, and the play still checks the Result and the Score
+    # the tags give the contract, and the play still checks the Result (the score follows
+    # the play: no S601)
     text = FAULTY_AUCTION.replace('[Result "7"]', '[Result "8"]')
-    assert diags(text) == [("C503", 8, 1), ("A301", 12, 1)]  # scored from the play: no S601
+    assert diags(text) == [("C503", 8, 1), ("A306", 12, 1)]
 
 
 def test_illegal_call_without_a_declarer_follows_the_auction() -> None:
     # no Declarer tag: the tags name no whole contract, so the replay's (3C by W) is used
-    # and the play is charged against it as before (its leader is N, the section starts
-    # with E)
+    # and the rest is checked against it as before
     got = diags(FAULTY_AUCTION.replace('[Declarer "N"]\n', ""))
-    assert got[:5] == [("C501", 6, 1), ("C503", 7, 1), ("S601", 8, 1), ("A301", 11, 1), ("P403", 12, 1)]
-    assert {code for code, _, _ in got[5:]} == {"P402"}
+    assert got == [("C501", 6, 1), ("S601", 8, 1), ("A306", 11, 1), ("P403", 12, 1)]
+
+
+def test_insufficient_bid_called_over_stands() -> None:
+    # N wrote 2S for 4S under 3C; E called over it, so it stands (Law 27A1) and the auction
+    # ends in 2S by N; the tags (4S by N) give the contract: the bid is the one fault
+    text = BASE.replace("1S Pass 2S Pass\n4S Pass Pass Pass\n", "1S Pass 2S 3C\n2S Pass Pass Pass\n")
+    assert diags(text) == [("A301", 12, 1)]
+    (board,) = parse_pbn_text(text, "t.pbn")
+    assert [d.message for d in validate(board)] == ["2S by N does not outrank 3C"]
+    # without Contract tags the accepted bid is the contract: 2S by N, down one
+    bare = text.replace('[Contract "4S"]\n', "").replace('[Score "NS -150"]', '[Score "NS -50"]')
+    assert diags(bare) == [("A301", 11, 1)]
 
 
 def test_clean_auction_disagreeing_with_contract_tag_still_C501() -> None:
     text = BASE.replace('[Contract "4S"]', '[Contract "3S"]')
     assert diags(text)[0] == ("C501", 7, 1)
+
+
+def test_wrong_play_tag_is_one_fault() -> None:
+    # [Play "W"] over lines written from E (declarer's LHO): one P403, not 52 cards in the
+    # wrong hand; the play, so the Result and the Score, still check out
+    text = BASE.replace('[Play "E"]', '[Play "W"]')
+    assert diags(text) == [("P403", 13, 1)]
+    (board,) = parse_pbn_text(text, "t.pbn")
+    assert [d.message for d in validate(board)] == ["the play starts with W; the opening leader is E"]
+
+
+def test_no_board_tag_is_no_fault() -> None:
+    # import format needs no Board tag (PBN 2.1 §3.2): problems, end positions and single
+    # hands have none; the result is still checked
+    text = BASE.replace('[Board "1"]\n', "")
+    assert diags(text) == []
+    assert diags(text.replace('[Result "7"]', '[Result "8"]')) == [("C503", 7, 1)]
+
+
+def test_play_on_a_passed_out_board_is_one_P407() -> None:
+    text = (
+        BASE.replace("1S Pass 2S Pass\n4S Pass Pass Pass\n", "Pass Pass Pass Pass\n")
+        .replace('[Contract "4S"]', '[Contract "Pass"]')
+        .replace('[Declarer "N"]\n', "")
+        .replace('[Result "7"]\n', "")
+        .replace('[Score "NS -150"]', '[Score "0"]')
+    )
+    assert diags(text) == [("P407", 10, 1)]  # at the Play tag
+    (board,) = parse_pbn_text(text, "t.pbn")
+    assert [d.message for d in validate(board)] == ["play is given but the board was passed out"]
