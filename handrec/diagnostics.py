@@ -123,7 +123,7 @@ CODES: dict[str, Code] = {
             "F021",
             W,
             "line too long",
-            "line is {length} characters long with its CR LF; export format allows 255",
+            "line is {length} characters long counting a CR LF line end (as export format ends lines); export format allows 255",
             "PBN 2.1 §2.3",
         ),
         # --- tags and values -------------------------------------------------

@@ -1485,7 +1485,8 @@ def _deal_value(t: Tag | None, issues: list[_Issue]) -> Deal | None:
     try:
         return _parse_deal(v)
     except ModelError as exc:
-        issues.append(("T101", t.span, {"tag": "Deal", "value": t.value, "reason": str(exc)}))
+        reason = str(exc).removesuffix(f": {v!r}")  # the message shows the value once
+        issues.append(("T101", t.span, {"tag": "Deal", "value": t.value, "reason": reason}))
         return None
 
 
@@ -1528,8 +1529,8 @@ def _result_value(t: Tag | None, declarer: Seat | None, issues: list[_Issue]) ->
     """Result value to the tricks taken by declarer (PBN 2.1 §3.4.15).
 
     ``9``; ``NS 9``, ``EW 4``, ``NS 9 EW 4`` are read for the declarer's side (13 minus
-    the other side's tricks when only that is given); a leading ``^`` (result agreed by
-    the players) is accepted.  None when ``?``/``""`` or side-specific without a declarer.
+    the other side's tricks when only that is given; both must add up to 13, else T101); a
+    leading ``^`` (result agreed by the players) is accepted.  None when ``?``/``""`` or side-specific without a declarer.
     Range checks are the validator's (C504).
     """
     if t is None:
@@ -1554,6 +1555,16 @@ def _result_value(t: Tag | None, declarer: Seat | None, issues: list[_Issue]) ->
             sides[side] = int(n)
     if not ok:
         issues.append(("T101", t.span, {"tag": "Result", "value": t.value, "reason": "not tricks like 9 or NS 9"}))
+        return None
+    if len(sides) == 2 and sum(sides.values()) != 13:
+        total = sum(sides.values())
+        issues.append(
+            (
+                "T101",
+                t.span,
+                {"tag": "Result", "value": t.value, "reason": f"the sides' tricks add up to {total}, not 13"},
+            )
+        )
         return None
     if declarer is None:
         return None

@@ -165,7 +165,9 @@ def replay(board: Board) -> Replay:
       give the contract: see ``Replay.contract``);
     * P401-P407: the play (Laws 41, 44, 61, 68);
     * C503-C505: Result tag vs the play or claim, out of range, or given
-      for a passed-out board;
+      for a passed-out board; a Result marked ``^`` (agreed by the players,
+      PBN 2.1 §3.4.15) gives the result, as an agreed claim or concession
+      stands (Law 69);
     * C507: Result tag outside what a partial play leaves possible (PBN
       ``*``, a play cut short, unknown cards, an impossible claim): below
       the tricks declarer has won, or above 13 minus the defenders' tricks
@@ -334,6 +336,8 @@ def replay(board: Board) -> Replay:
         marks = play.irregular  # type: ignore[union-attr]
         if type(marks) is tuple and "R" in marks:
             play_result = tag_result  # an established revoke: Law 64 trick transfers (see above)
+        elif (board.tag("Result") or "").lstrip()[:1] == "^":
+            play_result = tag_result  # a result the players agreed (PBN 2.1 §3.4.15 "^"): it stands, Law 69
         else:
             sink.tag("C503", "Result", value=tag_result, expected=play_result)
     elif (

@@ -218,3 +218,32 @@ def test_play_on_a_passed_out_board_is_one_P407() -> None:
     assert diags(text) == [("P407", 10, 1)]  # at the Play tag
     (board,) = parse_pbn_text(text, "t.pbn")
     assert [d.message for d in validate(board)] == ["play is given but the board was passed out"]
+
+
+def test_agreed_result_stands() -> None:
+    # "^" marks a result the players agreed (PBN 2.1 §3.4.15): it stands against the tricks
+    # played (Law 69), and the score follows it: 4S by N with 8 tricks, NS -100
+    text = BASE.replace('[Result "7"]', '[Result "^8"]').replace('[Score "NS -150"]', '[Score "NS -100"]')
+    assert diags(text) == []
+    # without the mark the play decides: C503, and the Score of 8 tricks is S601
+    plain = text.replace('"^8"', '"8"')
+    assert diags(plain) == [("C503", 8, 1), ("S601", 9, 1)]
+
+
+def test_side_results_must_add_up_to_13() -> None:
+    text = BASE.replace('[Result "7"]', '[Result "NS 7 EW 7"]')
+    assert diags(text) == [("T101", 8, 1)]
+    (board,) = parse_pbn_text(text, "t.pbn")
+    assert [d.message for d in validate(board)] == [
+        "Result value 'NS 7 EW 7' is not valid: the sides' tricks add up to 14, not 13"
+    ]
+    assert diags(BASE.replace('[Result "7"]', '[Result "NS 7 EW 6"]')) == []
+
+
+def test_bad_deal_value_is_shown_once() -> None:
+    text = BASE.replace(f'[Deal "{DEAL}"]', '[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ"]')
+    (board,) = parse_pbn_text(text, "t.pbn")
+    (t101,) = [d for d in board.diagnostics if d.code == "T101"]
+    assert t101.message == (
+        "Deal value 'N:AKQJ.T98.765.432 T98.765.432.AKQJ' is not valid: a deal needs four hands"
+    )
