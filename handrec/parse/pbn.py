@@ -162,8 +162,8 @@ def parse_pbn(
             if offset >= stop:
                 return  # what is found from here on is a later part's
             state.events.clear()
-            if text is not None or open_comment is None:
-                index += 1  # (a frame of only an open comment is no game, as below)
+            if (text is not None or open_comment is None) and not _no_tag(text):
+                index += 1  # (a frame of only an open comment, or without a tag, is no game, as below)
             continue
         if state.events:
             for code, line, column, detail in state.events:
@@ -179,6 +179,14 @@ def parse_pbn(
             if text is not _TOO_BIG:
                 text += "}"  # close it, so the rest of the game reads as one comment
         origin = Origin(path, first_line, offset, index, "pbn")
+        if _no_tag(text):
+            # Text without a single "[": no tag pair, so no game (stray text, comments):
+            # its faults (F006, F003) are the file's, and an input of only that has no board;
+            # it has no tags to be missing in export format either
+            builder.export = False
+            for d in builder.build_safely(parser, text, Origin(path, first_line, offset, None, "pbn")).diagnostics:
+                file_diagnostics.append(d)
+            continue
         index += 1
         if text is _TOO_BIG:
             d = make("F016", origin, None, line=first_line, limit=max_board_chars)
@@ -190,6 +198,12 @@ def parse_pbn(
     for code, line, column, detail in state.events:
         args = {"detail": detail} if code == "F020" else {"length": detail}
         file_diagnostics.append(make(code, None, Span(line, column), path=path, **args))
+
+
+def _no_tag(text: Any) -> bool:
+    """Whether a framed game's text holds no ``[`` at all: no tag pair, so no game (PBN 2.1
+    §3: a game is its tag pairs and their sections)."""
+    return type(text) is str and text is not _TOO_BIG and "[" not in text
 
 
 def parse_pbn_text(text: str, path: str = "<string>") -> list[Board]:

@@ -71,11 +71,13 @@ def test_a_lin_record_in_a_pbn_file_is_junk_in_its_game() -> None:
 
 
 def test_a_pbn_board_in_a_lin_file_makes_it_pbn() -> None:
-    """A PBN game spliced after the first LIN record: the file sniffs as PBN, the LIN line is junk in a game."""
+    """A PBN game spliced after the first LIN record: the file sniffs as PBN, the LIN line is junk
+    outside any game (it holds no tag pair: F006, no board), and the PBN game is the one board."""
     m = Mutant(generated_sample(2, 0, "lin"))
     m.splice(1, generated_sample(3, 7, "pbn"), 0)
     r = check(m.data, m.name, m.ranges)
-    assert r.format == "pbn" and r.boards == 2
+    assert r.format == "pbn" and r.boards == 1
+    assert "F006" in {d.code for d in r.diagnostics if d.line == 1}
 
 
 @pytest.mark.skipif(not (CORPUS_DIR / "pbn").is_dir(), reason="../shared/corpus not present")

@@ -244,6 +244,4 @@ def test_bad_deal_value_is_shown_once() -> None:
     text = BASE.replace(f'[Deal "{DEAL}"]', '[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ"]')
     (board,) = parse_pbn_text(text, "t.pbn")
     (t101,) = [d for d in board.diagnostics if d.code == "T101"]
-    assert t101.message == (
-        "Deal value 'N:AKQJ.T98.765.432 T98.765.432.AKQJ' is not valid: a deal needs four hands"
-    )
+    assert t101.message == ("Deal value 'N:AKQJ.T98.765.432 T98.765.432.AKQJ' is not valid: a deal needs four hands")

@@ -32,7 +32,8 @@ def damaged_pbn(games: int = 160, seed: int = 2) -> bytes:
 
     Games: a wrong result and score, a syntax error (F003), a game over the
     board limit (F016), a long line (F013 and F021), tabs (F020); a Latin-1
-    byte (F002) in the middle; a brace comment open at the end (F005).
+    byte (F002) in the middle; stray words between games (F006: no game); a
+    brace comment open at the end (F005).
     """
     buf = io.StringIO()
     dump(generate_boards(games, seed=seed, tables=4), buf)
@@ -50,6 +51,8 @@ def damaged_pbn(games: int = 160, seed: int = 2) -> bytes:
         if i == 70:
             g += "\n{" + "a comment that makes the game too big\n" * 1000 + "}"
         out.append(g)
+        if i % 41 == 11:
+            out.append("stray words between games")  # no tag pair: no game (F006 of the file)
     data = ("\n\n".join(out) + "\n\n\t\n{ open comment at the end\n").encode()
     mid = data.index(b"[Event", len(data) // 2)
     return data[:mid] + b"; caf\xe9\n" + data[mid:]
@@ -88,7 +91,7 @@ def in_parts(p: Path, cuts: list[int]) -> tuple[list, list, list]:
 def test_the_damaged_file_has_every_kind_of_fault(damaged: Path) -> None:
     boards, parser, reading = whole(damaged)
     assert len(boards) == 160
-    assert {d.code for d in parser} == {"F005", "F020", "F021"}
+    assert {d.code for d in parser} == {"F005", "F006", "F020", "F021"}
     assert {d.code for d in reading} == {"F002", "F013"}
     board_codes = {d.code for b in boards for d in analyse(b).diagnostics}
     assert {"F003", "F016", "C504"} <= board_codes
