@@ -452,7 +452,8 @@ def convert(
     if not quiet:
         files = _files_summary(summary.statuses, f"{summary.resumed} resumed" if summary.resumed else "")
         typer.echo(
-            f"{files}, {summary.boards} boards, {summary.errors} errors, {summary.warnings} warnings -> {output}",
+            f"{files}, {summary.boards} boards, {summary.errors} errors, {summary.warnings} warnings"
+            + (f" -> {output}" if summary.written else ""),
             err=True,
         )
     refused = ("F008", "F009", "F010", "F014")
@@ -468,6 +469,8 @@ def convert(
             "(status not_read in the files table)",
             err=True,
         )
+    if not summary.written:
+        typer.echo(f"handrec: no input was read; the dataset in {_printable(str(output))} is left as it was", err=True)
     if not summary.statuses:
         _nothing_found(paths)
         raise typer.Exit(1)

@@ -201,7 +201,9 @@ class ConvertSummary:
     ``files`` table; ``resumed``: inputs taken from an interrupted run's
     work folder (counted under their status); ``stopped``: ``max_errors`` was reached.
     ``boards``, ``errors``, ``warnings``: totals over the whole dataset
-    written.  ``diagnostics``: the file-level faults found in this run (F001,
+    written.  ``written``: False when no input was read (none found, or none
+    readable) and ``out_dir`` already held a dataset, which is then left as it
+    was (a mistyped or empty path never empties a dataset).  ``diagnostics``: the file-level faults found in this run (F001,
     F002, F004, F008-F010...).  ``discarded_work``: a leftover work folder was
     thrown away (no ``resume``).
     """
@@ -219,6 +221,8 @@ class ConvertSummary:
     discarded_work: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
     statuses: dict[str, int] = field(default_factory=dict)
+    #: False when nothing was read and ``out_dir`` already held a dataset: it is left as it was
+    written: bool = True
 
     @property
     def total(self) -> int:
@@ -1055,6 +1059,9 @@ def convert(
             else:
                 executor.shutdown(wait=True, cancel_futures=True)
         close_archives()
-    _merge(out, work.root, order, token, row_group_rows)
+    if summary.files == 0 and summary.boards == 0 and (out / "files.parquet").exists():
+        summary.written = False  # nothing read: the dataset there stays as it was
+    else:
+        _merge(out, work.root, order, token, row_group_rows)
     shutil.rmtree(work.root, ignore_errors=True)
     return summary

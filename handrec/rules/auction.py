@@ -392,13 +392,25 @@ def _replay_regular(auction: Auction) -> AuctionReplay | None:
     )
 
 
-def replay_auction(auction: Auction) -> AuctionReplay:
+def _ending_faults(r: AuctionReplay) -> int:
+    """The faults of a replay that say its auction did not end where the record does."""
+    return sum(1 for f in r.faults if f.code in ("A304", "A305"))
+
+
+def _ending_faults_of(faults: list[Fault], complete: bool, auction: Auction) -> int:
+    """:func:`_ending_faults` of a replay still being built (A305 not yet added)."""
+    return sum(1 for f in faults if f.code == "A304") + int(not complete and auction.ended is None)
+
+
+def replay_auction(auction: Auction, *, _reset: bool = False) -> AuctionReplay:
     """Replay an auction record call by call.
 
     ``auction.calls`` are made in rotation from ``auction.dealer``.  Each
     illegal call is reported and skipped: A301 insufficient bid, A302 illegal
     double, A303 illegal redouble, A304 call after the auction ended, A306
-    malformed call.  An insufficient bid that another call follows is
+    malformed call (an inadmissible double or redouble is cancelled, Law 36;
+    the passes after it are counted from it when that is how the record
+    ends).  An insufficient bid that another call follows is
     reported (A301: the record does not mark it accepted) but made: the
     next player's call accepted it, and an accepted insufficient bid is
     treated as legal (Law 27A1), so the auction goes on from it.  An auction that stops before its end without a ``*``
@@ -443,12 +455,21 @@ def replay_auction(auction: Auction) -> AuctionReplay:
             if problem[0] != "A301" or irregular != "I":
                 faults.append(Fault(problem[0], i, tuple(problem[1].items())))
             if not (problem[0] == "A301" and (irregular == "I" or i < last)):
+                if _reset and problem[0] in ("A302", "A303"):
+                    state.passes = 0  # the reading where it took its turn as a call (below)
                 continue  # skipped
         apply(call, seat)
         if call.kind is _BID:
             slot = (seat % 2) * 5 + call.strain  # type: ignore[operator]
             if namer_index[slot] is None:
                 namer_index[slot] = i
+    if not _reset and any(f.code in ("A302", "A303") for f in faults):
+        # An inadmissible double or redouble is cancelled (Law 36), but a record may count
+        # the passes after it from it, as if it took its turn as a call: when that reading
+        # ends the auction where the record does (fewer A304/A305), it is the one kept.
+        other = replay_auction(auction, _reset=True)
+        if _ending_faults(other) < _ending_faults_of(faults, state.is_complete, auction):
+            return other
     if not state.is_complete:
         if auction.ended is None:
             count = sum(1 for c in auction.calls if c.irregular != "S")

@@ -426,3 +426,25 @@ def test_validate_and_convert_with_no_input_found_exit_1(tmp_path: Path) -> None
     # one input found is enough
     (other / "one.pbn").write_text(CLEAN)
     assert run("validate", empty, other).exit_code == 0
+
+
+def test_convert_that_reads_nothing_leaves_the_dataset_as_it_was(tmp_path: Path) -> None:
+    # a mistyped or empty path must not empty a dataset: nothing read, nothing replaced
+    out = tmp_path / "ds"
+    assert run("convert", SAMPLE, "-o", out).exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.glob("*.parquet")}
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = run("convert", empty, "-o", out)
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[:2] == [
+        "0 files, 0 boards, 0 errors, 0 warnings",
+        f"handrec: no input was read; the dataset in {out} is left as it was",
+    ]
+    missing = tmp_path / "nonexist"
+    r = run("convert", missing, "-o", out)
+    assert r.exit_code == 2
+    assert r.stderr.splitlines()[0] == "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings"
+    assert {p.name: p.read_bytes() for p in out.glob("*.parquet")} == before
+    q = run("query", out, "select count(*) n from boards", "-f", "csv")
+    assert q.stdout.splitlines() == ["n", "44"]

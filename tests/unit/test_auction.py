@@ -255,3 +255,19 @@ def test_random_legal_auctions(data: tuple[Auction, Contract]) -> None:
         for i in range(r.first_call):
             c = a.calls[i]
             assert not (c.is_bid and c.strain == contract.strain and a.seat_of(i).side == r.declarer.side)
+
+
+def test_inadmissible_double_counted_as_the_record_counts_it() -> None:
+    # Law 36: S's double of partner's 1D is cancelled.  This record counts three passes after
+    # it (W, N, E): no A304 for E's pass
+    r = replay_auction(auction(N, "1D P X P P P"))
+    assert [(f.code, f.index) for f in r.faults] == [("A302", 2)]
+    assert r.complete and r.contract == Contract.parse("1D", declarer=N)
+    # W's redouble of its own side's double, then three passes
+    r = replay_auction(auction(N, "1D X P XX P P P"))
+    assert [(f.code, f.index) for f in r.faults] == [("A303", 3)]
+    assert r.complete and r.contract == Contract.parse("1DX", declarer=N)
+    # this one counts its passes without the double (7NT by S, then W, E, S): also one fault
+    r = replay_auction(auction(N, "P P 7NT P X P P"))
+    assert [(f.code, f.index) for f in r.faults] == [("A302", 4)]
+    assert r.complete
