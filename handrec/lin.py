@@ -181,6 +181,8 @@ def _table(board: Board, lost: _Losses, *, vugraph: bool) -> list[str]:
                 claim = board.result
     if claim is not None:
         out.append(f"mc|{claim}|")
+    elif (board.tag("Result") or "").lstrip()[:1] == "^" and play is not None and len(play.cards) >= 52:
+        lost.add("agreed Result (^) after a full play")  # LIN's mc is a claim, not an agreed result
     for text in board.commentary:
         out.append(f"nt|{lost.text(text)}|")
     for cmd, value in board.extra:

@@ -343,3 +343,21 @@ def test_imp_swing_between_the_rooms_in_sql_matches_the_scorer(tmp_path: Path) -
         assert (n_open, n_closed) == (o.tag("North"), "n2")
         swings.append(swing)
     assert any(s > 0 for s in swings) and any(s < 0 for s in swings)
+
+
+def test_an_agreed_result_after_a_full_play_is_listed_as_not_carried() -> None:
+    from handrec.generate import generate_boards
+    from handrec.parse.pbn import parse_pbn_text
+    from handrec.pbn import dumps as pbn_dumps
+
+    text = pbn_dumps(next(generate_boards(1, seed=3)))
+    assert '[Result "' in text and "[Play " in text
+    agreed = text.replace('[Result "', '[Result "^', 1)
+    (b,) = parse_pbn_text(agreed, "a.pbn")
+    dropped: dict[str, int] = {}
+    dumps(b, dropped=dropped)
+    (plain,) = parse_pbn_text(text, "p.pbn")
+    kept: dict[str, int] = {}
+    dumps(plain, dropped=kept)  # the tags LIN has no place for, as for any PBN board
+    assert dropped == {**kept, "agreed Result (^) after a full play": 1}
+    assert "agreed Result (^) after a full play" not in kept
