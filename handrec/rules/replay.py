@@ -315,8 +315,13 @@ def replay(board: Board) -> Replay:
                 ncards = len(play.cards)
                 for f in pr.faults:
                     idx = f.index
-                    if idx is None and f.code == "P405" and ncards:
-                        idx = ncards - 1
+                    if idx is None and f.code == "P405":
+                        claim_at = board.tag_span("Result") if board.origin.format == "lin" else None
+                        if claim_at is not None:  # LIN: the claim's mc pair gives the Result
+                            sink.fault(f, claim_at)
+                            continue
+                        if ncards:
+                            idx = ncards - 1
                     span = spans[idx] if idx is not None and 0 <= idx < len(spans) else None
                     if span is None:
                         span = board.tag_span("Play")

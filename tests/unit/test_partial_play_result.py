@@ -199,7 +199,7 @@ def lin_found(text: str) -> list[tuple[str, int, int, str]]:
 
 def test_lin_impossible_claim_is_reported_once() -> None:
     text = f"pn|a,b,c,d|{MD}sv|o|{AUCTION}{PLAY}mc|0|"
-    col = text.index("pc|S4|") + 1
+    col = text.index("mc|0|") + 1  # at the claim (its mc pair)
     assert lin_found(text) == [("P405", 1, col, "claim of 0 tricks is impossible: declarer has already won 2")]
     (board,) = parse_lin_text(text, "t.lin")
     r = analyse(board).replay

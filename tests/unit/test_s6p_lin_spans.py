@@ -67,3 +67,13 @@ def test_p407_on_a_lin_record_is_at_its_first_card() -> None:
     (b,) = parse_lin_text(text, "t.lin")
     got = [(d.code, d.line, d.column) for d in analyse(b).diagnostics if d.code == "P407"]
     assert got == [("P407", 2, text.index("pc|H4"))]
+
+
+def test_p405_on_a_lin_claim_is_at_its_mc_pair() -> None:
+    text = (
+        "qx|o1|md|3S85HKJ6DKQ2CT9872,ST9742H95DJ54CQ53,SAKQJ63HAQ3DA7CKJ,SHT8742DT9863CA64|sv|o|"
+        "mb|1S|mb|p|mb|p|mb|p|pc|H4|pc|H6|pc|H5|pc|HA|mc|0|\n"
+    )
+    (b,) = parse_lin_text(text, "t.lin")
+    got = [(d.code, d.line, d.column, d.message) for d in analyse(b).diagnostics if d.code == "P405"]
+    assert got == [("P405", 1, text.index("mc|0") + 1, "claim of 0 tricks is impossible: declarer has already won 1")]
