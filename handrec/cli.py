@@ -692,7 +692,7 @@ class ExportFormat(StrEnum):
 @app.command()
 def export(
     paths: PathsArg,
-    output: Annotated[Path, typer.Option("--output", "-o", help="File to write.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write (- for standard output).")],
     to: Annotated[ExportFormat, typer.Option("--to", help="Format to write.")] = ExportFormat.pbn,
 ) -> None:
     """Write the boards of PBN or LIN inputs as one PBN (export format) or LIN file.
@@ -732,14 +732,23 @@ def export(
                 dropped[kind] = dropped.get(kind, 0) + 1
             yield b
 
+    def write(f) -> int:
+        if to is ExportFormat.pbn:
+            return pbn_dump(for_pbn_output(), f)
+        return lin_dump(boards(), f, dropped=dropped)
+
     tmp = output.with_name(f".{output.name}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            if to is ExportFormat.pbn:
-                n = pbn_dump(for_pbn_output(), f)
-            else:
-                n = lin_dump(boards(), f, dropped=dropped)
-        os.replace(tmp, output)
+        if str(output) == "-":  # standard output (the reports stay on stderr)
+            n = write(sys.stdout)
+            sys.stdout.flush()
+        else:
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
+                n = write(f)
+            os.replace(tmp, output)
+    except BrokenPipeError:  # standard output closed by the reader (| head): stop quietly, as SIGPIPE would
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(141) from None
     except OSError as e:
         tmp.unlink(missing_ok=True)
         typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
@@ -759,7 +768,7 @@ def export(
             f"({m} of {n} board{'s' if n > 1 else ''})",
             err=True,
         )
-    typer.echo(f"{n} boards -> {output}", err=True)
+    typer.echo(f"{n} boards -> {'standard output' if str(output) == '-' else output}", err=True)
     raise typer.Exit(2 if bad else 1 if not_written else 0)
 
 

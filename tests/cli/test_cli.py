@@ -448,3 +448,17 @@ def test_convert_that_reads_nothing_leaves_the_dataset_as_it_was(tmp_path: Path)
     assert {p.name: p.read_bytes() for p in out.glob("*.parquet")} == before
     q = run("query", out, "select count(*) n from boards", "-f", "csv")
     assert q.stdout.splitlines() == ["n", "44"]
+
+
+def test_export_to_standard_output(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "clean.pbn"
+    f.write_text(CLEAN)
+    r = run("export", f, "--to", "lin", "-o", "-")
+    assert r.exit_code == 0
+    assert r.stdout == (
+        "st||md|3S765H432DAKQJCT98,S432HAKQJDT98C765,SAKQJHT98D765C432,ST98H765D432CAKQJ|rh||ah|Board 1|"
+        "sv|o|mb|1S|mb|p|mb|2S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||mc|10|\n"
+    )
+    assert r.stderr.splitlines()[-1] == "1 boards -> standard output"
+    assert not (tmp_path / "-").exists()
