@@ -332,7 +332,8 @@ def replay(board: Board) -> Replay:
     # --- result -------------------------------------------------------------------
     tag_result = board.result
     if tag_result is not None and not _valid_tricks(tag_result):
-        sink.tag("C504", "Result", value=tag_result)
+        written = (board.tag("Result") or "").strip()
+        sink.tag("C504", "Result", value=written if written[:1] == "^" else tag_result)  # as the file writes it
         tag_result = None
     elif tag_result is not None and passed_out:
         sink.tag("C505", "Result", value=tag_result)

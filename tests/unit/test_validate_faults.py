@@ -245,3 +245,11 @@ def test_bad_deal_value_is_shown_once() -> None:
     (board,) = parse_pbn_text(text, "t.pbn")
     (t101,) = [d for d in board.diagnostics if d.code == "T101"]
     assert t101.message == ("Deal value 'N:AKQJ.T98.765.432 T98.765.432.AKQJ' is not valid: a deal needs four hands")
+
+
+def test_impossible_agreed_result_shown_as_written() -> None:
+    text = BASE.replace('[Result "7"]', '[Result "^14"]')
+    (board,) = parse_pbn_text(text, "t.pbn")
+    assert [(d.code, d.message) for d in validate(board)] == [
+        ("C504", "Result ^14 is not a number of tricks from 0 to 13")
+    ]
