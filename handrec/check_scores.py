@@ -90,13 +90,15 @@ Every comparison stays within a session: the games of one Event tag and one
 session date (:func:`handrec.events.dated`, from
 :func:`handrec.events.session_date` of the Date tag; PBN 2.1 §3.4.3,
 bridge-rules.md §8.3), as ``handrec score`` groups them
-(:func:`handrec.events.group_sessions`).  An event's dates are sessions apart
-only when they conflict: some board number played with more than one deal and
-on more than one date (a club's weekly "Monday Pairs").  Otherwise the event is
-one session on its earliest date: a session that runs past midnight, with a
-Date on each board, is not split, and a board of it is no fouled board (S613)
-for being dated on both sides of midnight.  A game without a Date tag takes
-its event's date unless the event's dates conflict.  Positions are
+(:func:`handrec.events.group_sessions`).  An event's dates, in order, are one
+session until a date conflicts with the date just before it: at least two board
+numbers that both dates have were played with different deals (a club's weekly
+"Monday Pairs", new deals each week).  A session takes its first date: a session
+that runs past midnight, with a Date on each board, is not split, a board of it
+is no fouled board (S613) for being dated on both sides of midnight, and one
+board played with another deal after midnight is a fouled board (S613), not a
+new session.  A game without a Date tag takes its event's date when the event
+has one session.  Positions are
 1-based: a table row's fault is at its element (else its row, else the
 table tag), a whole game's (S612, S614) at its first line, column 1.
 

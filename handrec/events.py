@@ -14,9 +14,9 @@ turns their answers into travellers and rankings.
   PBN ``ScoreTable`` with scores takes its traveller from the table's rows
   instead (PBN 2.1 §5.3: "the traveller of this board").
 * :func:`score_event` scores every session found (:func:`group_sessions`: the
-  games of one Event tag and one session date, :func:`dated`: an event's dates
-  are sessions apart only when some board number was played with other deals
-  on other dates) with
+  games of one Event tag and one session date, :func:`dated`: a date starts a
+  new session of its event only when at least two board numbers were played with
+  other deals on the date before it) with
   a :class:`Method`: matchpoints on the 1 / 0.5 scale (``mp``, top n - 1) or
   the 2 / 1 scale (``mp2``, top 2(n - 1)), with Neuberg's formula for boards
   played fewer times than the most-played board of the event and Law 12C2
@@ -886,9 +886,10 @@ def _artificial_kind(text: str) -> ArtificialScore | None:
 def table_entries(view: TableView, vulnerable: Vulnerability | None) -> list[Entry]:
     """The traveller lines of a ScoreTable: one :class:`Entry` per row.
 
-    The N-S score comes from Score_NS, else minus Score_EW, else from the
-    Contract / Declarer / Result columns and the board's ``vulnerable``
-    (Law 77).  A row whose cells carry ``^`` (artificial score, PBN 2.1 §5)
+    The N-S score is computed by handrec from the Contract / Declarer / Result
+    columns and the board's ``vulnerable`` (Law 77, :func:`row_score`), never
+    copied from the file: a wrong Score_NS (S607) is not matchpointed.  Only a
+    row that cannot be computed takes Score_NS, else minus Score_EW.  A row whose cells carry ``^`` (artificial score, PBN 2.1 §5)
     and no score is an artificial adjusted score: its kind comes from
     Percentage_NS / Percentage_EW (Law 12C2: 60 / 50 / 40 %).  Pairs from
     PairId_* else Names_*; Multiplicity gives repeated results.
@@ -906,16 +907,15 @@ def table_entries(view: TableView, vulnerable: Vulnerability | None) -> list[Ent
         def cell(i: int | None, row: tuple[str, ...] = row) -> str:
             return row[i] if i is not None and i < len(row) else "?"
 
-        score = _int_cell(cell(i_sns))
-        if score is None:
-            ew = _int_cell(cell(i_sew))
-            score = None if ew is None else -ew
         contract_text = cell(i_c).strip()
         declarer_text = cell(i_d).strip()
         tricks = _int_cell(cell(i_r))
-        computed = row_score(contract_text, declarer_text, tricks, vulnerable)
-        if score is None:
-            score = computed
+        score = row_score(contract_text, declarer_text, tricks, vulnerable)
+        if score is None:  # not computable: the file's Score_NS, else minus its Score_EW
+            score = _int_cell(cell(i_sns))
+            if score is None:
+                ew = _int_cell(cell(i_sew))
+                score = None if ew is None else -ew
         artificial = None
         if score is None and any(c.strip().startswith("^") for c in row):
             artificial = (_artificial_kind(cell(i_pcns)), _artificial_kind(cell(i_pcew)))
@@ -1138,7 +1138,9 @@ class EventScore:
     pairs methods; ``team_boards`` for ``imp``; ``session`` for rubber,
     Chicago, minibridge; ``rankings``; ``notes`` (boards skipped and why,
     Neuberg applied ...); ``cross`` how the cross-IMPs were divided (``cross-imp``
-    only, else ``None``).
+    only, else ``None``); ``no_result``: the boards of a pairs session without any
+    result (labels, in order of first appearance; ``"2 (another deal)"`` for a copy of a
+    board with results), listed as such and scored nowhere.
     """
 
     method: Method
@@ -1149,6 +1151,7 @@ class EventScore:
     rankings: tuple[Ranking, ...] = ()
     notes: tuple[str, ...] = ()
     cross: Cross | None = None
+    no_result: tuple[str, ...] = ()
 
 
 # --- pairs: matchpoints, Butler, cross-IMPs ------------------------------------------------
@@ -1736,18 +1739,19 @@ def dated(recs: Iterable[GameRecord]) -> list[GameRecord]:
     """The records, each game given its session's date (PBN 2.1 §3.4.3 Date; bridge-rules.md
     §8.3: results are compared within a session).
 
-    Within one event (its Event tag, else its file), the dates are separate sessions only
-    when they conflict: some board number (the number, else the Board tag's text) is
-    played with more than one deal and on more than one date (distinct full deals > 1 and
-    distinct known dates > 1; a club's weekly "Monday Pairs", whose board 1 has another
-    deal each week).  When an event's dates do not conflict, all its games are one
-    session, dated with the event's earliest known date (games without a Date tag
-    included): a session that runs past midnight, its Date written on each board (BBO
-    exports), stays one.  When they conflict, each date is a session; a game without a
-    Date tag takes the event's date when it has exactly one, else it stays undated (an
-    unknown date says nothing): a session of its own (:func:`group_sessions`).  The SQL
-    views of :mod:`handrec.query` apply the same rule.  Records are copied only when their
-    date changes, so the function is idempotent and keeps the order.
+    Within one event (its Event tag, else its file), take the event's distinct known dates
+    in order: a date joins the session of the date just before it unless the two conflict,
+    that is at least two board numbers (the number, else the Board tag's text) that both
+    dates have were played with different deals on the two dates.  A fouled board is one
+    board: a session that runs past midnight, its Date written on each board (BBO exports),
+    stays one even when a board of it was played with another deal after midnight; a new
+    week of a club's weekly "Monday Pairs" reuses all the board numbers with new deals: a
+    session of its own.  Sessions are numbered by the running count of conflicts in date
+    order; a session's date is its first date.  A game without a Date tag takes the date of
+    its event's session when the event has exactly one, else it stays undated (an unknown
+    date says nothing): a session of its own (:func:`group_sessions`).  The SQL views of
+    :mod:`handrec.query` apply the same rule.  Records are copied only when their date
+    changes, so the function is idempotent and keeps the order.
     """
     rs = list(recs)
     known: dict[str, set[str]] = {}
@@ -1760,39 +1764,61 @@ def dated(recs: Iterable[GameRecord]) -> list[GameRecord]:
     several = {name for name, d in known.items() if len(d) > 1}
     if not known or (not undated and not several):
         return rs
-    # per event of several dates and per board: its deals and its known dates
-    boards: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
-    if several:
-        for r in rs:
-            if r.board and (name := _event_name(r)) in several:
-                ds, ts = boards.setdefault((name, r.board), (set(), set()))
-                if r.deal is not None:
-                    ds.add(r.deal)
-                if r.date:
-                    ts.add(r.date)
-    conflicting = {name for (name, _), (ds, ts) in boards.items() if len(ds) > 1 and len(ts) > 1}
-    # the date of each event whose dates are one session: its earliest (its only, for one)
-    one = {name: min(d) for name, d in known.items() if name not in conflicting}
+    # per event of several dates, per date and per board: its deals
+    deals: dict[str, dict[str, dict[str, set[str]]]] = {}
+    for r in rs:
+        if r.board and r.date and r.deal is not None and (name := _event_name(r)) in several:
+            deals.setdefault(name, {}).setdefault(r.date, {}).setdefault(r.board, set()).add(r.deal)
+    # the session date of each known date of each event, and the events of one session
+    date_of: dict[tuple[str, str], str] = {}
+    one: dict[str, str] = {}
+    for name, ds in known.items():
+        order = sorted(ds)
+        boards = deals.get(name, {})
+        first = order[0]
+        split = False
+        for prev, date in zip([None, *order], order):
+            if prev is not None and _conflict(boards.get(prev, {}), boards.get(date, {})):
+                first, split = date, True
+            date_of[name, date] = first
+        if not split:
+            one[name] = order[0]
     out: list[GameRecord] = []
     for r in rs:
-        date = one.get(_event_name(r), r.date)
+        name = _event_name(r)
+        date = date_of.get((name, r.date), r.date) if r.date else one.get(name, r.date)
         out.append(r if date == r.date else dataclasses.replace(r, date=date))
     return out
+
+
+def _conflict(before: dict[str, set[str]], after: dict[str, set[str]]) -> bool:
+    """Whether two dates of an event are sessions apart (:func:`dated`): at least two board
+    numbers that both dates have were played with different deals on the two dates (some deal
+    of one date differs from some deal of the other)."""
+    n = 0
+    for board, ds in after.items():
+        other = before.get(board)
+        if other and any(a != b for a in ds for b in other):
+            n += 1
+            if n >= 2:
+                return True
+    return False
 
 
 def group_sessions(recs: Iterable[GameRecord]) -> list[tuple[str, list[GameRecord]]]:
     """The sessions of the records, in order of first appearance, each with its name.
 
     A session is the games of one Event tag and one session date (:func:`dated`; PBN 2.1
-    §3.4.1-3.4.3, bridge-rules.md §8.3): an event's dates are separate sessions only when
-    they conflict, some board number played with more than one deal on more than one date.
-    A club's weekly "Monday Pairs" files, one a date with other deals each week, are as many
-    sessions, each scored and ranked on its own; a session that runs past midnight with a
-    Date on each board (no board number with two deals) is one.  Games without an Event
-    tag form one event per file, named ``<path> (no Event tag)`` (they are never compared
-    across files).  The name is the event's; when the event's dates conflict, each
-    session's name adds its date: ``Monday Pairs (2026.01.05)`` (``(no Date tag)`` for
-    games without one, when :func:`dated` cannot tell their date).
+    §3.4.1-3.4.3, bridge-rules.md §8.3): an event's dates, in order, are one session until a
+    date conflicts with the date just before it (at least two board numbers that both dates
+    have were played with different deals).  A club's weekly "Monday Pairs" files, new deals
+    each week, are as many sessions, each scored and ranked on its own; a session that runs
+    past midnight with a Date on each board is one, even with one fouled board after
+    midnight.  Games without an Event tag form one event per file, named ``<path> (no Event
+    tag)`` (they are never compared across files).  The name is the event's when the event
+    has one session; else each session's name adds its (first) date: ``Monday Pairs
+    (2026.01.05)`` (``(no Date tag)`` for games without one, when :func:`dated` cannot tell
+    their date).
     Sections, stages and rounds stay within a session: their boards are told apart by
     their deals (:func:`travellers`), teams matches by Section, Stage and Round
     (:func:`score_teams`).
@@ -1866,13 +1892,30 @@ def _score_session(
     if method is Method.IMP:
         boards, rankings, notes = score_teams(ev)
         return [EventScore(method, name, team_boards=tuple(boards), rankings=tuple(rankings), notes=tuple(notes))]
-    trs = [t for t in travellers(ev) if t.size > 0]
+    every = travellers(ev)
+    trs = [t for t in every if t.size > 0]
+    scored_boards = {t.board for t in trs}
+    no_result = tuple(
+        dict.fromkeys(
+            f"{t.board or '?'}{' (another deal)' if t.board in scored_boards else ''}" for t in every if t.size == 0
+        )
+    )
     c = (cross or Cross.COMPARISONS) if method is Method.CROSS_IMP else None
     scored, rankings, notes = score_pairs(trs, method, neuberg=neuberg, cross=c or Cross.COMPARISONS)
     notes[:0] = _split_board_notes(trs)  # why a board number has several travellers
     if not trs:
         notes.append("no board with a result")
-    return [EventScore(method, name, travellers=tuple(scored), rankings=tuple(rankings), notes=tuple(notes), cross=c)]
+    return [
+        EventScore(
+            method,
+            name,
+            travellers=tuple(scored),
+            rankings=tuple(rankings),
+            notes=tuple(notes),
+            cross=c,
+            no_result=no_result,
+        )
+    ]
 
 
 # --- output --------------------------------------------------------------------------------
@@ -2210,6 +2253,9 @@ def _render_text(events: Sequence[EventScore]) -> str:
                 headers, rows, _ = _traveller_table(s, ev.method)
                 right = {i for i, h in enumerate(headers) if h not in ("Room", "NS", "EW", "Contract", "By")}
                 out.extend(_grid(headers, rows, right))
+            for board in ev.no_result:  # listed as such, scored nowhere
+                out.append("")
+                out.append(f"Board {board}: no result")
         for r in ev.rankings:
             out.append("")
             out.append(f"Ranking {r.title}" if r.title not in ("sides",) else "Totals")
@@ -2321,6 +2367,7 @@ def _render_json(events: Sequence[EventScore]) -> str:
                 }
                 for s in ev.travellers
             ]
+            e["no_result"] = list(ev.no_result)  # boards without any result, scored nowhere
         e["rankings"] = [{"ranking": r.title, "rows": _ranking_table(r, ev.method)[2]} for r in ev.rankings]
         e["notes"] = list(ev.notes)
         evs.append(e)

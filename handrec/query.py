@@ -109,13 +109,16 @@ def _imps_sql(d: str) -> str:
 #: an Event tag are never compared across files); a session is an event on one date
 #: (``session_date`` as :func:`handrec.events.dated` sets it, from
 #: :func:`handrec.events.session_date` of the Date tag, PBN 2.1 §3.4.3, bridge-rules.md §8.3: an
-#: event's dates are sessions apart only when they conflict, some board number played with more
-#: than one deal and on more than one date (the ``conflicts`` CTE); otherwise every game of the
-#: event, dated or not, takes its earliest date (a session past midnight, a Date on each board,
-#: stays one).  When they conflict, a game without a date takes the event's date only if it has
-#: just one, else NULL; ``session``: its name as ``handrec score`` gives it,
+#: event's distinct known dates in order; a date joins the session of the date just before it
+#: unless the two conflict, at least two board numbers that both dates have played with
+#: different deals on the two dates (``board_deals``, ``event_dates``: LAG over the dates,
+#: ``conflicts``); the session number is the running count of conflicts (``numbered``) and a
+#: session's date its first date (``sessions``): a session past midnight, a Date on each board,
+#: stays one even with one fouled board after midnight; a new week with new deals is a new
+#: session.  A game without a date takes its event's session date when the event has exactly
+#: one session, else NULL; ``session``: its name as ``handrec score`` gives it,
 #: :func:`handrec.events.group_sessions`: the event's name, with `` (date)`` added when the
-#: event's dates conflict).  The
+#: event has more than one session).  The
 #: Neuberg top is the session's.  The comparison is computed once per distinct score of a
 #: board (``per_score``), then joined back to the games: one sort of the (much smaller)
 #: distinct scores instead of window passes over every game, and the IMP scale in SQL
@@ -126,23 +129,52 @@ WITH games AS (
     SELECT *, coalesce(nullif(trim(event), ''), source_file || ' (no Event tag)') AS event_name,
            {_SESSION_DATE_SQL} AS date_key
     FROM boards
+), board_deals AS (
+    -- the session rule of handrec.events.dated: the distinct (event, date, board number or
+    -- label, deal) of the known dates
+    SELECT DISTINCT event_name, date_key, coalesce(CAST(board AS VARCHAR), nullif(trim(board_label), '')) AS board_no,
+           deal
+    FROM games WHERE date_key IS NOT NULL
+), event_dates AS (
+    -- each event's distinct known dates in order, each with the date just before it
+    SELECT event_name, date_key, lag(date_key) OVER (PARTITION BY event_name ORDER BY date_key) AS prev_date
+    FROM (SELECT DISTINCT event_name, date_key FROM games WHERE date_key IS NOT NULL)
 ), conflicts AS (
-    -- an event whose dates are sessions apart: a board number played with more than one deal
-    -- and on more than one date (as handrec.events.dated)
-    SELECT DISTINCT event_name FROM games
-    WHERE coalesce(CAST(board AS VARCHAR), nullif(trim(board_label), '')) IS NOT NULL
-    GROUP BY event_name, coalesce(CAST(board AS VARCHAR), nullif(trim(board_label), ''))
-    HAVING count(DISTINCT deal) > 1 AND count(DISTINCT date_key) > 1
-), dates AS (
-    -- split: each date a session (two or more dates; an undated game a session of its own),
-    -- else one session dated with the event's earliest known date
-    SELECT event_name, count(DISTINCT date_key) AS n_known, min(date_key) AS first_date,
-           bool_or(date_key IS NULL) AS undated, event_name IN (SELECT event_name FROM conflicts) AS split
-    FROM games GROUP BY event_name
+    -- the board numbers that a date and the date before it both have, played with different
+    -- deals on the two dates (a fouled board is one board; a new week reuses them all)
+    SELECT e.event_name, e.date_key, count(DISTINCT a.board_no) AS n
+    FROM event_dates e
+    JOIN board_deals a ON a.event_name = e.event_name AND a.date_key = e.date_key
+    JOIN board_deals b ON b.event_name = e.event_name AND b.date_key = e.prev_date
+                      AND b.board_no = a.board_no AND b.deal <> a.deal
+    GROUP BY e.event_name, e.date_key
+), numbered AS (
+    -- the session of each date: the running count of conflicts (two such board numbers or more)
+    SELECT e.event_name, e.date_key,
+           sum(CAST(coalesce(c.n, 0) >= 2 AS INTEGER))
+               OVER (PARTITION BY e.event_name ORDER BY e.date_key ROWS UNBOUNDED PRECEDING) AS session_no
+    FROM event_dates e LEFT JOIN conflicts c USING (event_name, date_key)
+), sessions AS (
+    -- a session's date is its first date
+    SELECT event_name, date_key, min(date_key) OVER (PARTITION BY event_name, session_no) AS session_date
+    FROM numbered
+), known AS (
+    -- per event with a known date: its sessions and the first one's date
+    SELECT event_name, count(DISTINCT session_date) AS n_known, min(session_date) AS first_date
+    FROM sessions GROUP BY event_name
+), events AS (
+    -- per event: whether a game has no date, and its sessions of known dates
+    SELECT event_name, bool_or(date_key IS NULL) AS undated, any_value(k.n_known) AS n_known,
+           any_value(k.first_date) AS first_date
+    FROM games LEFT JOIN known k USING (event_name) GROUP BY event_name
 ), dated AS (
-    SELECT g.*, CASE WHEN d.split THEN g.date_key ELSE d.first_date END AS session_date,
-           CASE WHEN d.split THEN d.n_known + CAST(d.undated AS INTEGER) ELSE 1 END AS n_sessions
-    FROM games g JOIN dates d USING (event_name)
+    -- a game without a date joins its event's session when the event has exactly one, else
+    -- it is a session of its own ("(no Date tag)")
+    SELECT g.*,
+           CASE WHEN g.date_key IS NOT NULL THEN s.session_date WHEN e.n_known = 1 THEN e.first_date END
+               AS session_date,
+           CASE WHEN e.n_known > 1 THEN e.n_known + CAST(e.undated AS INTEGER) ELSE 1 END AS n_sessions
+    FROM games g JOIN events e USING (event_name) LEFT JOIN sessions s USING (event_name, date_key)
 ), scored AS (
     SELECT *,
            CASE WHEN n_sessions > 1 THEN event_name || ' (' || coalesce(session_date, 'no Date tag') || ')'
@@ -188,7 +220,7 @@ FROM scored JOIN scaled USING (board_key, score_ns)
 #: field (direction ``pairs``) when a pair of the event played in both directions (a
 #: Howell movement).  ``travellers`` is read once: each game gives a N-S and an E-W row.
 #: One ranking per session: ``event`` is the session's name as ``handrec score`` gives it
-#: (``travellers.session``: the event's name, with its date when the event's dates conflict);
+#: (``travellers.session``: the event's name, with its date when the event has more than one session);
 #: ``event_name`` and ``session_date`` say which event and date it is.  Teams sessions are left
 #: out: ``handrec score`` scores a session with a teams match (a board of a match, Stage +
 #: HomeTeam + VisitTeam, with one Open-room and one Closed-room result with a score, PBN 2.1

@@ -74,6 +74,12 @@ def game(
     return "\n".join(lines) + "\n"
 
 
+def hand(board: int, deal: str, date: str | None = "2026.01.05", event: str = "Monday Pairs") -> str:
+    """A hand record of ``board`` (no players, no result): it tells a session's deals, scores nothing."""
+    lines = [f'[Event "{event}"]'] + ([f'[Date "{date}"]'] if date is not None else [])
+    return "\n".join([*lines, f'[Board "{board}"]', f'[Deal "{deal}"]']) + "\n"
+
+
 def text(*games: str) -> str:
     return "\n".join(games)
 
@@ -101,9 +107,12 @@ def diags(t: str) -> list[tuple[str, int, int, str]]:
 
 
 #: Two Monday Pairs sessions of board 1 at three tables (4S by N, none vulnerable): each week
-#: board 1 has another deal.
-MONDAY_5 = [game(1, 10), game(2, 9), game(3, 11)]  # 420, -50, 450
-MONDAY_12 = [game(t, r, date="2026.01.12", deal=B) for t, r in ((1, 10), (2, 10), (3, 8))]  # 420, 420, -100
+#: boards 1 and 2 have other deals (board 2 only as a hand record: two board numbers with new
+#: deals make a new session, dated.__doc__).
+MONDAY_5 = [game(1, 10), game(2, 9), game(3, 11), hand(2, B)]  # 420, -50, 450
+MONDAY_12 = [game(t, r, date="2026.01.12", deal=B) for t, r in ((1, 10), (2, 10), (3, 8))] + [
+    hand(2, A, "2026.01.12")
+]  # 420, 420, -100
 
 
 # --- 1. a session is Event + Date ---------------------------------------------------------------
@@ -144,13 +153,14 @@ def test_an_undated_game_takes_its_events_only_date() -> None:
     (ev,) = score_event(rs, Method.MP)
     assert [(e.entry.score_ns, e.ns) for e in ev.travellers[0].entries] == [(420, 1), (-50, 0)]
     # beside games of two dates it cannot be told: a session of its own, so named
-    rs = recs(text(game(1, 10), game(2, 9, date=None), game(3, 11, date="2026.01.12", deal=B)))
+    week2 = [game(3, 11, date="2026.01.12", deal=B), hand(2, B), hand(2, A, "2026.01.12")]
+    rs = recs(text(game(1, 10), game(2, 9, date=None), *week2))
     assert [(name, len(g)) for name, g in group_sessions(rs)] == [
-        ("Monday Pairs (2026.01.05)", 1),
+        ("Monday Pairs (2026.01.05)", 2),
         ("Monday Pairs (no Date tag)", 1),
-        ("Monday Pairs (2026.01.12)", 1),
+        ("Monday Pairs (2026.01.12)", 2),
     ]
-    t = text(game(1, 10), game(2, 9, date=None, deal=B), game(3, 11, date="2026.01.12", deal=B))
+    t = text(game(1, 10), game(2, 9, date=None, deal=B), *week2)
     assert diags(t) == []  # three sessions: no fouled board
 
 
@@ -163,7 +173,9 @@ def test_sql_views_date_an_undated_game_as_python_does(tmp_path: Path) -> None:
             *(
                 game(t, 10 - t % 2, date=d, event="Two", deal=x)
                 for t, d, x in ((1, "2026.01.05", A), (2, None, A), (3, "2026.02.02", B))
-            )
+            ),
+            hand(2, B, "2026.01.05", "Two"),
+            hand(2, A, "2026.02.02", "Two"),
         ),
         encoding="utf-8",
     )
@@ -210,7 +222,7 @@ def test_validate_checks_claims_within_the_session() -> None:
         game(2, 9, ScoreMP="NS 0", Scoring="MP1"),
         game(3, 11, ScoreMP="NS 3", Scoring="MP1"),  # 450 beats both: 4, not 3
     ]
-    t = text(*mp, *MONDAY_12)
+    t = text(*mp, hand(2, B), *MONDAY_12)
     at = starts(t)
     got = [(d.code, d.line, d.column, d.message) for d in check_event(recs(t))]
     assert got == [
@@ -223,7 +235,7 @@ def test_validate_checks_claims_within_the_session() -> None:
 
 def test_other_date_other_deal_is_no_fouled_board() -> None:
     t = text(game(1, 10), game(2, 9), game(1, 10, date="2026.01.12", deal=B), game(2, 9, date="2026.01.12", deal=B))
-    assert diags(t) == []
+    assert diags(text(t, hand(2, B), hand(2, A, "2026.01.12"))) == []  # boards 1 and 2 new: two sessions
 
 
 def test_same_date_other_deal_is_s613_at_the_deal_tag() -> None:
@@ -471,7 +483,7 @@ def test_query_csv_prints_struct_and_list_as_json(tmp_path: Path) -> None:
 
     src = tmp_path / "in"
     src.mkdir()
-    (src / "mon-05.pbn").write_text(text(*MONDAY_5), encoding="utf-8")
+    (src / "mon-05.pbn").write_text(text(*MONDAY_5[:3]), encoding="utf-8")
     convert([src], tmp_path / "ds", jobs=1)
     sql = (
         "SELECT {'event': event, 'n': count(*)} AS s, list(score_ns ORDER BY score_ns) AS l FROM boards GROUP BY event"
@@ -573,11 +585,9 @@ def test_a_session_past_midnight_is_one_session_in_score_and_sql(tmp_path: Path)
 
 
 def test_weekly_files_with_other_deals_still_split(tmp_path: Path) -> None:
-    # board 1 has another deal each week (board 2 the same): two sessions, as before
+    # boards 1 and 2 have other deals each week: two sessions, as before
     week1 = [game(t, 9 + t % 3, board=b, deal=DEALS[b]) for b in (1, 2) for t in (1, 2, 3)]
-    week2 = [
-        game(t, 8 + t, date="2026.01.12", board=b, deal=DEALS[b + 2 * (b == 1)]) for b in (1, 2) for t in (1, 2, 3)
-    ]
+    week2 = [game(t, 8 + t, date="2026.01.12", board=b, deal=DEALS[b + 2]) for b in (1, 2) for t in (1, 2, 3)]
     rs = recs(text(*week1), "mon-05.pbn") + recs(text(*week2), "mon-12.pbn")
     d5, d12 = "Monday Pairs (2026.01.05)", "Monday Pairs (2026.01.12)"
     assert [(name, len(g)) for name, g in group_sessions(rs)] == [(d5, 6), (d12, 6)]
@@ -594,6 +604,11 @@ def test_weekly_files_with_other_deals_still_split(tmp_path: Path) -> None:
     again = [game(t, 8 + t, date="2026.01.12", board=b, deal=DEALS[b]) for b in (1, 2) for t in (4, 5, 6)]
     rs = recs(text(*week1), "mon-05.pbn") + recs(text(*again), "mon-12.pbn")
     assert [(name, len(g)) for name, g in group_sessions(rs)] == [("Monday Pairs", 12)]
+    # only board 1 with another deal the next week: one board is a fouled board, not a new session
+    one = [game(t, 8 + t, date="2026.01.12", board=b, deal=DEALS[b + 2 * (b == 1)]) for b in (1, 2) for t in (4, 5, 6)]
+    rs = recs(text(*week1, *one))
+    assert [(name, len(g)) for name, g in group_sessions(rs)] == [("Monday Pairs", 12)]
+    assert [d[0] for d in diags(text(*week1, *one))] == ["S613"]
 
 
 def test_validate_sees_a_session_past_midnight_as_one() -> None:
