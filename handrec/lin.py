@@ -183,6 +183,8 @@ def _table(board: Board, lost: _Losses, *, vugraph: bool) -> list[str]:
         out.append(f"mc|{claim}|")
     elif (board.tag("Result") or "").lstrip()[:1] == "^" and play is not None and len(play.cards) >= 52:
         lost.add("agreed Result (^) after a full play")  # LIN's mc is a claim, not an agreed result
+    elif board.result is None and (board.tag("Result") or "").strip() not in ("", "?"):
+        lost.add("Result tag that cannot be read")  # (T101): LIN has no place for it as written
     for text in board.commentary:
         out.append(f"nt|{lost.text(text)}|")
     for cmd, value in board.extra:

@@ -445,6 +445,7 @@ def replay_auction(auction: Auction, *, _reset: bool = False) -> AuctionReplay:
     namer_index: list[int | None] = [None] * 10  # index of the call that first named side/strain
     calls = auction.calls
     last = len(calls) - 1
+    cancelled_double = False  # the last call other than a pass was an inadmissible double
     for i, call in enumerate(calls):
         irregular = call.irregular
         if irregular == "S":
@@ -452,13 +453,20 @@ def replay_auction(auction: Auction, *, _reset: bool = False) -> AuctionReplay:
         seat = _SEATS[(dealer + i) & 3]
         problem = check(call, seat)
         if problem is not None:
-            if problem[0] != "A301" or irregular != "I":
-                faults.append(Fault(problem[0], i, tuple(problem[1].items())))
+            code = problem[0]
+            if code == "A303" and cancelled_double and problem[1]["reason"] == "there is no double to redouble":
+                pass  # a redouble of the cancelled double: part of that fault (Law 36), not another
+            elif code != "A301" or irregular != "I":
+                faults.append(Fault(code, i, tuple(problem[1].items())))
+            if call.kind is not _PASS:
+                cancelled_double = code == "A302"
             if not (problem[0] == "A301" and (irregular == "I" or i < last)):
                 if _reset and problem[0] in ("A302", "A303"):
                     state.passes = 0  # the reading where it took its turn as a call (below)
                 continue  # skipped
         apply(call, seat)
+        if call.kind is not _PASS:
+            cancelled_double = False
         if call.kind is _BID:
             slot = (seat % 2) * 5 + call.strain  # type: ignore[operator]
             if namer_index[slot] is None:

@@ -156,7 +156,9 @@ def replay(board: Board) -> Replay:
     North-South score (points), and the diagnostics, each positioned at the
     call, card or tag concerned:
 
-    * T103/T104 (warning): Dealer/Vulnerable tag vs the board number;
+    * T103/T104 (warning): Dealer/Vulnerable tag vs the board number (no
+      T104 under a Scoring tag of Rubber or Chicago, whose vulnerability
+      is not the board number's);
     * D201-D205: the deal (Law 1); D205 only when a play is given without
       a deal (no tag is mandatory in PBN import format);
     * A301-A306: the auction (Laws 18-22, 27);
@@ -212,7 +214,7 @@ def replay(board: Board) -> Replay:
         exp_vul = _CYCLE_VUL[cycle]
         if dealer is not None and dealer != exp_dealer:
             sink.tag("T103", "Dealer", value=str(dealer), board=number, expected=str(exp_dealer))
-        if vul is not None and vul != exp_vul:
+        if vul is not None and vul != exp_vul and not _own_vulnerability(board):
             # in the file's words: PBN spells Both "All" (PBN 2.1 §3.4.10), LIN "b"
             pbn = board.origin.format == "pbn"
             written = (board.tag("Vulnerable") or "").strip() if pbn else ""
@@ -372,6 +374,14 @@ def replay(board: Board) -> Replay:
         _check_score_tag(sink, score_tag, contract, result, score)
 
     return Replay(contract, source, tricks, result, score, tuple(sink) if sink else ())
+
+
+def _own_vulnerability(board: Board) -> bool:
+    """Whether the board's Scoring tag makes its vulnerability its own, not the board number's
+    (Law 2's duplicate cycle): rubber (the games won so far, bridge-rules.md §5) and Chicago
+    (the round's rotation, whose schemes differ on deals 2 and 3, §6.2)."""
+    scoring = (board.tag("Scoring") or "").upper()
+    return "RUBBER" in scoring or "CHICAGO" in scoring
 
 
 #: The auction faults that leave the replayed contract in doubt: an illegal call skipped.

@@ -271,3 +271,13 @@ def test_inadmissible_double_counted_as_the_record_counts_it() -> None:
     r = replay_auction(auction(N, "P P 7NT P X P P"))
     assert [(f.code, f.index) for f in r.faults] == [("A302", 4)]
     assert r.complete
+
+
+def test_redouble_of_an_inadmissible_double_is_the_same_fault() -> None:
+    # E's double of partner's 1H is cancelled (Law 36); S's redouble of it is no second fault
+    r = replay_auction(auction(N, "P 1C P 1H P X XX 2H P P P"))
+    assert [(f.code, f.index) for f in r.faults] == [("A302", 5)]
+    assert r.complete and r.contract == Contract.parse("2H", declarer=W)
+    # a redouble that is wrong on its own is still reported
+    r = replay_auction(auction(N, "1D X X XX P P P"))
+    assert [(f.code, f.index) for f in r.faults] == [("A302", 2), ("A303", 3)]

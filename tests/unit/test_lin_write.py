@@ -361,3 +361,20 @@ def test_an_agreed_result_after_a_full_play_is_listed_as_not_carried() -> None:
     dumps(plain, dropped=kept)  # the tags LIN has no place for, as for any PBN board
     assert dropped == {**kept, "agreed Result (^) after a full play": 1}
     assert "agreed Result (^) after a full play" not in kept
+
+
+def test_an_unreadable_result_is_listed_as_not_carried() -> None:
+    from handrec.parse.pbn import parse_pbn_text
+    from handrec.pbn import dumps as pbn_dumps
+
+    text = pbn_dumps(next(generate_boards(1, seed=3)))
+    (plain,) = parse_pbn_text(text, "p.pbn")
+    kept: dict[str, int] = {}
+    dumps(plain, dropped=kept)
+    i = text.index('[Result "')
+    j = text.index("\n", i)
+    (b,) = parse_pbn_text(text[:i] + '[Result "NS 7 EW 7"]' + text[j:], "r.pbn")
+    assert [d.code for d in b.diagnostics] == ["T101"]
+    dropped: dict[str, int] = {}
+    dumps(b, dropped=dropped)
+    assert dropped == {**kept, "Result tag that cannot be read": 1}

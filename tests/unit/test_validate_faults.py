@@ -253,3 +253,12 @@ def test_impossible_agreed_result_shown_as_written() -> None:
     assert [(d.code, d.message) for d in validate(board)] == [
         ("C504", "Result ^14 is not a number of tricks from 0 to 13")
     ]
+
+
+def test_chicago_and_rubber_vulnerability_is_not_the_board_numbers() -> None:
+    # board 1 is None vulnerable in the duplicate cycle (Law 2): T104 for "All" ...
+    text = BASE.replace('[Vulnerable "None"]', '[Vulnerable "All"]').replace('[Score "NS -150"]', '[Score "NS -300"]')
+    assert diags(text) == [("T104", 4, 1)]
+    # ... but not when the Scoring tag says Chicago or Rubber (their own vulnerability)
+    for scoring in ("Chicago", "Rubber"):
+        assert diags(text.replace('[Event "Club"]', f'[Event "Club"]\n[Scoring "{scoring}"]')) == []
