@@ -250,7 +250,7 @@ CODES: dict[str, Code] = {
             "{call} by {seat} comes after the auction ended",
             "Law 22; bridge-rules.md §2.6",
         ),
-        _c("A305", W, "incomplete auction", "the auction is not finished ({count} calls)", "Law 22"),
+        _c("A305", W, "incomplete auction", "the auction is not finished ({count} call{s})", "Law 22"),
         _c("A306", E, "bad call", "{token!r} is not a call", "PBN 2.1 §3.5"),
         # --- play ------------------------------------------------------------
         _c(

@@ -186,7 +186,16 @@ def test_A305_unfinished(ended: str | None, codes: list[str]) -> None:
     assert not r.complete and r.contract is None
     assert [f.code for f in r.faults] == codes
     if codes:
-        assert r.faults[0].index == 2 and r.faults[0].kwargs == {"count": 3}
+        assert r.faults[0].index == 2 and r.faults[0].kwargs == {"count": 3, "s": "s"}
+
+
+def test_A305_message_counts_one_call() -> None:
+    from handrec.diagnostics import make
+
+    (f,) = replay_auction(auction(N, "1S")).faults
+    assert str(make(f.code, None, None, path="x.pbn", **f.kwargs)) == (
+        "x.pbn:0:0: A305 warning: the auction is not finished (1 call)"
+    )
 
 
 def test_A305_empty_auction() -> None:
