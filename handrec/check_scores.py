@@ -81,7 +81,8 @@ with the file's value and handrec's):
   their own traveller (Law 87B: the Director scores each group apart).
 * **S615** (warning): a fouled board (Law 87A): such games with the same deal
   but another dealer or vulnerability; once per extra form, at its Dealer
-  (else Vulnerable) tag.  Each form's results are a traveller of their own.
+  (else Vulnerable) tag, naming a copy that agrees with the board number
+  (Law 2) when one does.  Each form's results are a traveller of their own.
 * **S614** (warning): a board given again with the same deal, in the same
   room, with neither players nor a result (a hand-record file listing a
   board twice).  S613-S615 are checked for every input, like S612.
@@ -139,7 +140,8 @@ from handrec.events import (
     travellers,
 )
 from handrec.model import Board, Seat, Side, Span, sided_parts
-from handrec.rules.replay import Replay
+from handrec.rules.board import dealer_for_board, vulnerability_for_board
+from handrec.rules.replay import _PBN_VUL, Replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.events import MAX_MULTIPLICITY, Scale, artificial_mp, matchpoints, top
 from handrec.scoring.imps import imps
@@ -420,8 +422,10 @@ def _boards_twice(recs: Iterable[GameRecord]) -> list[Diagnostic]:
 
     S615: such games with the same deal but another dealer or vulnerability (Law 87A: the
     dealer or the vulnerability differed between copies of the board); once per extra form,
-    at its Dealer (else Vulnerable) tag, naming the first game of that deal.  A dealer or
-    vulnerability that is not known is not compared.
+    at its Dealer (else Vulnerable) tag, naming the reference game of that deal: its first
+    game, or the first that agrees with the board number (Law 2) when the first does not (the
+    first is then the copy reported).  A dealer or vulnerability that is not known is not
+    compared.
 
     S614: such a game given again with the same deal in the same room (a hand-record file
     listing a board twice), at the repeat (its first line, column 1), naming the first.  A repeated game
@@ -433,6 +437,7 @@ def _boards_twice(recs: Iterable[GameRecord]) -> list[Diagnostic]:
     deals: dict[tuple[object, ...], set[str | None]] = {}  # the deals of a board seen with two or more
     by_deal: dict[tuple[object, ...], GameRecord] = {}  # the first game of each further deal of a board
     forms: set[tuple[object, ...]] = set()  # the (board, deal, dealer, vulnerable) reported by S615
+    reference: dict[tuple[object, ...], GameRecord] = {}  # a deal's copy that agrees with its number (S615)
     listed: dict[tuple[object, ...], GameRecord] = {}  # the first unplayed listing of each board and deal
     out: list[Diagnostic] = []
     for r in recs:
@@ -466,7 +471,13 @@ def _boards_twice(recs: Iterable[GameRecord]) -> list[Diagnostic]:
                 out.append(make("S613", r.origin, r.span("Deal"), board=board, other=f.origin.line))
                 continue
             f = by_deal.get((k, deal), f)
+        f = reference.get((k, deal), f)
         if f.dealer != r.dealer or f.vulnerable != r.vulnerable:
+            if _by_number(r) and not _by_number(f):
+                # the reference copy is the one that disagrees with the board number (Law 2):
+                # report it, naming this copy, which becomes the reference of the deal
+                f, r = r, f
+                reference[(k, deal)] = f
             d = _other_form(f, r, board)
             if d is not None and (k, deal, r.dealer, r.vulnerable) not in forms:
                 forms.add((k, deal, r.dealer, r.vulnerable))
@@ -474,19 +485,35 @@ def _boards_twice(recs: Iterable[GameRecord]) -> list[Diagnostic]:
     return out
 
 
+def _by_number(r: GameRecord) -> bool:
+    """Whether the dealer and vulnerability of ``r`` are those of its board number (Law 2);
+    ``False`` without a number, and under a Scoring of Rubber or Chicago (whose vulnerability
+    is not the board number's)."""
+    n = r.number
+    if type(n) is not int or n < 1 or scoring_fields(r.scoring) & {"RUBBER", "CHICAGO"}:
+        return False
+    return (r.dealer is None or r.dealer == dealer_for_board(n)) and (
+        r.vulnerable is None or r.vulnerable == vulnerability_for_board(n)
+    )
+
+
 def _other_form(f: GameRecord, r: GameRecord, board: str) -> Diagnostic | None:
-    """S615 for game ``r``, whose dealer or vulnerability is not that of ``f`` (the first game
-    of its deal), or ``None`` when what differs is not known in one of them (Law 87A)."""
+    """S615 for game ``r``, whose dealer or vulnerability is not that of ``f`` (the reference
+    game of its deal), or ``None`` when what differs is not known in one of them (Law 87A).
+    Vulnerability in the file's words: PBN spells Both "All" (PBN 2.1 §3.4.10), as T104 does."""
     dealer = f.dealer is not None and r.dealer is not None and f.dealer != r.dealer
     vul = f.vulnerable is not None and r.vulnerable is not None and f.vulnerable != r.vulnerable
     if not dealer and not vul:
         return None
+    pbn = r.origin.format == "pbn"
+    r_vul = _PBN_VUL[r.vulnerable] if pbn and r.vulnerable is not None else r.vulnerable
+    f_vul = _PBN_VUL[f.vulnerable] if pbn and f.vulnerable is not None else f.vulnerable
     if dealer and vul:
-        detail = f"dealer {r.dealer} and vulnerability {r.vulnerable}, not {f.dealer} and {f.vulnerable}"
+        detail = f"dealer {r.dealer} and vulnerability {r_vul}, not {f.dealer} and {f_vul}"
     elif dealer:
         detail = f"dealer {r.dealer}, not {f.dealer}"
     else:
-        detail = f"vulnerability {r.vulnerable}, not {f.vulnerable}"
+        detail = f"vulnerability {r_vul}, not {f_vul}"
     code = "S615" if "S615" in CODES else None
     if code is None:  # not registered yet (handrec.diagnostics): nothing to report it with
         return None
@@ -582,7 +609,7 @@ def _check_mp(ctx: _Context, r: GameRecord, value: str, span: Span | None, parts
             r.origin,
             _at(r, span),
             value=value,
-            detail=f"the {t.played} results of board {t.board or '?'} on the {scale_text} scale",
+            detail=f"matchpointing the {t.played} results of board {t.board or '?'} on the {scale_text} scale",
             expected=_shown(parts, r, ns, ew),
         )
     )
@@ -605,7 +632,7 @@ def _check_percentage(ctx: _Context, r: GameRecord, value: str, span: Span | Non
             r.origin,
             _at(r, span),
             value=value,
-            detail=f"the {t.played} results of board {t.board or '?'}",
+            detail=f"matchpointing the {t.played} results of board {t.board or '?'}",
             expected=_shown(parts, r, 100 * ns / top(t.played), 100 * ew / top(t.played), fmt_percent),
         )
     )
@@ -623,18 +650,21 @@ def _butler_data(scores: Sequence[int]) -> list[Fraction]:
     return out
 
 
-def _imp_methods(r: GameRecord, scores: Sequence[int], score: int) -> tuple[str, list[Fraction]] | None:
-    """(description, acceptable N-S IMPs) for a result by the Scoring modifiers, else ``None``."""
+def _imp_methods(r: GameRecord, scores: Sequence[int], score: int, place: str) -> tuple[str, list[Fraction]] | None:
+    """(description, acceptable N-S IMPs) for a result by the Scoring modifiers, else ``None``.
+    The description is the subject of a message's "gives": ``scoring Cross2 IMPs against the
+    3 other results of board 1`` (``place``: ``board 1``, ``the table``...)."""
     f = scoring_fields(r.scoring)
-    if any(x.startswith("BUTLER") for x in f) and len(scores) >= 2:
+    n = len(scores)
+    if any(x.startswith("BUTLER") for x in f) and n >= 2:
         values = [Fraction(imps(score - d)) for d in _butler_data(scores)]
-        return "Butler IMPs against the datum of the results", values
+        return f"scoring Butler IMPs against the datum of the {n} results of {place}", values
     cross = [x for x in ("CROSS", "CROSS1", "CROSS2") if x in f]
-    if cross and len(scores) >= 2:
+    if cross and n >= 2:
         total = Fraction(sum(imps(score - s) for s in scores))
-        n = len(scores)
         values = {"CROSS": total, "CROSS1": total / n, "CROSS2": total / (n - 1)}
-        return f"{cross[0].title()} IMPs against the other results", [values[c] for c in cross]
+        others = f"the {n - 1} other result{'s' if n > 2 else ''}"
+        return f"scoring {cross[0].title()} IMPs against {others} of {place}", [values[c] for c in cross]
     return None
 
 
@@ -662,7 +692,7 @@ def _check_imp(ctx: _Context, r: GameRecord, value: str, span: Span | None, part
     if found is None:
         return
     t, _ = found
-    m = _imp_methods(r, t.scores(), r.score_ns)
+    m = _imp_methods(r, t.scores(), r.score_ns, f"board {t.board or '?'}")
     if m is None:
         return
     what, values = m
@@ -674,7 +704,7 @@ def _check_imp(ctx: _Context, r: GameRecord, value: str, span: Span | None, part
             r.origin,
             _at(r, span),
             value=value,
-            detail=f"{what} ({t.played}) of board {t.board or '?'}",
+            detail=what,
             expected=_shown(parts, r, values[-1], -values[-1]),
         )
     )
@@ -895,7 +925,8 @@ def _check_score_table(ctx: _Context, r: GameRecord, v: TableView, es: list[Entr
     if len(scores) < 2:
         return
     by_score = _score_index(base)
-    what = f"the {n_all} results of the table" if base is es else f"the {n_all} results of the board's larger table"
+    place = "the table" if base is es else "the board's larger table"
+    what = f"the {n_all} results of {place}"
     # Rank: 1 + the results with a better N-S score
     if i_rank is not None:
         for n, (row, e) in enumerate(zip(v.rows, es)):
@@ -908,7 +939,7 @@ def _check_score_table(ctx: _Context, r: GameRecord, v: TableView, es: list[Entr
                     ctx, "S607", r, v, n, "Rank", _cell(v, row, i_rank), f"N-S {e.score_ns} among {what}", str(exp)
                 )
     _check_table_mp(ctx, r, v, es, trav, by_score, what)
-    _check_table_imps(ctx, r, v, es, trav, what)
+    _check_table_imps(ctx, r, v, es, trav, place)
 
 
 def _score_index(base: list[Entry]) -> dict[int, int]:
@@ -978,7 +1009,7 @@ def _check_table_mp(
             exact = vals[k]
             if c is None or exact is None or agrees(c[0], c[1], exact):
                 continue
-            detail = f"{what} ({scale_text} scale)" if k < 2 else f"100 * MP / top over {what}"
+            detail = f"matchpointing {what} on the {scale_text} scale" if k < 2 else f"100 * MP / top over {what}"
             shown = fmt_number(exact) if k < 2 else fmt_percent(exact)
             if k >= 2 and e.score_ns is not None:
                 # a known non-standard formula, each result also compared with itself: a warning (S611)
@@ -991,8 +1022,9 @@ def _check_table_mp(
             _row_fault(ctx, "S607", r, v, n_row, col, cell, detail, shown)
 
 
-def _check_table_imps(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry], trav: Traveller, what: str) -> None:
-    """IMP_NS / IMP_EW columns by the Scoring modifiers (Butler, Cross*)."""
+def _check_table_imps(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry], trav: Traveller, place: str) -> None:
+    """IMP_NS / IMP_EW columns by the Scoring modifiers (Butler, Cross*); ``place``: the table's
+    words in the messages (``the table``)."""
     cols = {c: v.index(c) for c in ("IMP_NS", "IMP_EW")}
     if all(i is None for i in cols.values()):
         return
@@ -1000,7 +1032,7 @@ def _check_table_imps(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry
     for n_row, (row, e) in enumerate(zip(v.rows, es)):
         if e.score_ns is None:
             continue
-        m = _imp_methods(r, scores, e.score_ns)
+        m = _imp_methods(r, scores, e.score_ns, place)
         if m is None:
             return
         desc, options = m
@@ -1009,7 +1041,7 @@ def _check_table_imps(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry
             c = _num(cell)
             if c is None or any(agrees(c[0], c[1], sign * o) for o in options):
                 continue
-            _row_fault(ctx, "S607", r, v, n_row, col, cell, f"{desc} ({what})", fmt_number(sign * options[-1]))
+            _row_fault(ctx, "S607", r, v, n_row, col, cell, desc, fmt_number(sign * options[-1]))
 
 
 # --- TotalScoreTable -----------------------------------------------------------------------
@@ -1079,6 +1111,20 @@ def _check_total_table(ctx: _Context, r: GameRecord, v: TableView) -> None:
                     exact = 100 * mp / (nb * common)
                     if not agrees(pct, dec, exact):
                         row = rows[n]
+                        mp_text, nb_text = _cell(v, row, i_mp).strip(), _cell(v, row, i_nb).strip()
+                        if exact > 100:
+                            # no percentage: the row's MP and NrBoards disagree (NrBoards, likely)
+                            detail = (
+                                f"100 * {names['TotalMP']} {mp_text} / (NrBoards {nb_text} * a top of {common}"
+                                " per board, as the other rows)"
+                            )
+                            note = f", more than 100: NrBoards or {names['TotalMP']} is wrong"
+                        else:
+                            detail = (
+                                f"{names['TotalMP']} {mp_text} over NrBoards {nb_text} on a top of {common}"
+                                " per board (as the other rows)"
+                            )
+                            note = ""
                         _row_fault(
                             ctx,
                             "S608",
@@ -1087,9 +1133,9 @@ def _check_total_table(ctx: _Context, r: GameRecord, v: TableView) -> None:
                             n,
                             names["TotalPercentage"],
                             _cell(v, row, i_pct),
-                            f"{names['TotalMP']} {_cell(v, row, i_mp).strip()} over NrBoards "
-                            f"{_cell(v, row, i_nb).strip()} on a top of {common} per board (as the other rows)",
+                            detail,
                             fmt_percent(exact),
+                            note,
                         )
     _check_total_ranks(ctx, r, v, cols)
     _check_total_against_event(ctx, r, v, cols, i_nb)
@@ -1190,7 +1236,7 @@ def _check_total_against_event(
                     n,
                     "NrBoards",
                     _cell(v, row, i_nb),
-                    "the pair's results in the file",
+                    "counting the pair's results in the file",
                     str(anyf[3]),
                 )
         for col, k, fmt in (
@@ -1214,6 +1260,6 @@ def _check_total_against_event(
                 n,
                 v.columns[i],
                 _cell(v, row, i),
-                f"the pair's {anyf[3]} board{'s' if anyf[3] != 1 else ''} in the file",
+                f"scoring the pair's {anyf[3]} board{'s' if anyf[3] != 1 else ''} in the file",
                 fmt(options[0]),
             )

@@ -550,6 +550,14 @@ def _game_record(
     )
 
 
+def _event_tag(value: str | None) -> str:
+    """A game's Event tag as an event key: ``""`` for none, and for ``?`` (PBN 2.1 §3.4.1:
+    the event is unknown, as handrec's own LIN-to-PBN export writes it), so that files
+    whose event is unknown are never ranked together; the SQL views read it alike."""
+    v = (value or "").strip()
+    return "" if v == "?" else v
+
+
 def _clean(value: str | None) -> str | None:
     if value is None:
         return None
@@ -718,7 +726,7 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
     contract = r.contract
     return GameRecord(
         origin=board.origin,
-        event=(tag("Event") or "").strip(),
+        event=_event_tag(tag("Event")),
         board=label,
         number=number,
         deal=deal_text(deal) if isinstance(deal, Deal) else None,
@@ -1688,16 +1696,29 @@ def method_for(recs: Sequence[GameRecord]) -> Method:
 
     ``Rubber`` / ``Chicago`` in the Scoring tag of every record -> that session
     scoring (PBN 2.1 §3.4.12); else teams IMPs when the records hold an Open and a
-    Closed room of a board (PBN 2.1 §4.1.7); else :func:`pairs_method_for`.
+    Closed room of a board (PBN 2.1 §4.1.7), with results or not (a vugraph match
+    without any result is still a teams match); else :func:`pairs_method_for`.
     """
     every = set.intersection(*(scoring_fields(r.scoring) for r in recs)) if recs else set()
     if "RUBBER" in every:
         return Method.RUBBER
     if "CHICAGO" in every:
         return Method.CHICAGO
-    if score_teams(recs)[0]:
+    if score_teams(recs)[0] or _two_rooms(recs):
         return Method.IMP
     return pairs_method_for(recs)
+
+
+def _two_rooms(recs: Sequence[GameRecord]) -> bool:
+    """Whether some board of a teams match was given in both its Open and its Closed room."""
+    seen: dict[tuple[object, ...], str] = {}
+    for r in recs:
+        if r.room not in ("Open", "Closed") or r.key is None:
+            continue
+        other = seen.setdefault((r.match, r.key), r.room)
+        if other != r.room:
+            return True
+    return False
 
 
 def cross_for(recs: Sequence[GameRecord]) -> Cross:

@@ -126,7 +126,7 @@ def _imps_sql(d: str) -> str:
 _TRAVELLERS = f"""
 CREATE VIEW travellers AS
 WITH games AS (
-    SELECT *, coalesce(nullif(trim(event), ''), source_file || ' (no Event tag)') AS event_name,
+    SELECT *, coalesce(nullif(nullif(trim(event), ''), '?'), source_file || ' (no Event tag)') AS event_name,
            {_SESSION_DATE_SQL} AS date_key
     FROM boards
 ), board_deals AS (

@@ -481,7 +481,13 @@ def replay_auction(auction: Auction, *, _reset: bool = False) -> AuctionReplay:
     if not state.is_complete:
         if auction.ended is None:
             count = sum(1 for c in auction.calls if c.irregular != "S")
-            faults.append(Fault("A305", len(auction.calls) - 1 if auction.calls else None, (("count", count), ("s", "" if count == 1 else "s"))))
+            faults.append(
+                Fault(
+                    "A305",
+                    len(auction.calls) - 1 if auction.calls else None,
+                    (("count", count), ("s", "" if count == 1 else "s")),
+                )
+            )
         return AuctionReplay(None, False, tuple(faults))
     contract = state.contract
     if contract is None or contract.level == 0:

@@ -238,7 +238,7 @@ def test_validate_reports_claimed_figures(tmp_path: Path) -> None:
     r = run("validate", f)
     assert r.exit_code == 1
     assert r.stdout.splitlines() == [
-        f"{f}:49:1: S603 error: ScoreMP NS 1 but the 4 results of board 1 on the 2/1 scale gives NS 0",
+        f"{f}:49:1: S603 error: ScoreMP NS 1 but matchpointing the 4 results of board 1 on the 2/1 scale gives NS 0",
         "1 files, 4 boards, 1 errors, 0 warnings",
     ]
     r = run("validate", "--format", "json", f)

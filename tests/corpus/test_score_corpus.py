@@ -118,8 +118,8 @@ def test_reference_total_score_table_row_2(corpus_dir: Path) -> None:
     boards = require_tables(corpus_dir / "pbn" / "pbn20_reference_score_tables.pbn")
     s608 = [d.message for d in check_event([record(b) for b in boards]) if d.code == "S608"]
     assert s608 == [
-        "TotalScoreTable row 2 Percentage 70.38 but MP 2393.1 over NrBoards 6 on a top of 100 per board"
-        " (as the other rows) gives 398.85"
+        "TotalScoreTable row 2 Percentage 70.38 but 100 * MP 2393.1 / (NrBoards 6 * a top of 100 per board,"
+        " as the other rows) gives 398.85, more than 100: NrBoards or MP is wrong"
     ]
 
 

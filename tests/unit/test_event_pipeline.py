@@ -321,10 +321,10 @@ def test_score_mp_checked_on_the_2_1_scale() -> None:
     assert diags(*four_tables(ScoreMP="NS 3 EW 3")) == []  # 2/1 scale (PBN MP1): 3 of 6
     assert diags(*four_tables(ScoreMP="NS 1.5")) == []  # 1/0.5: accepted when Scoring does not say
     assert diags(*four_tables(ScoreMP="NS 4")) == [
-        "ScoreMP NS 4 but the 4 results of board 1 on the 2/1 scale gives NS 3"
+        "ScoreMP NS 4 but matchpointing the 4 results of board 1 on the 2/1 scale gives NS 3"
     ]
     assert diags(*four_tables(ScoreMP="NS 1.5", Scoring="MP;MP1")) == [
-        "ScoreMP NS 1.5 but the 4 results of board 1 on the 2/1 scale gives NS 3"
+        "ScoreMP NS 1.5 but matchpointing the 4 results of board 1 on the 2/1 scale gives NS 3"
     ]
     assert diags(*four_tables(ScoreMP="1.5", Scoring="MP;MP2")) == []
 
@@ -332,7 +332,7 @@ def test_score_mp_checked_on_the_2_1_scale() -> None:
 def test_score_percentage() -> None:
     assert diags(*four_tables(ScorePercentage="NS 50 EW 50.0")) == []
     assert diags(*four_tables(ScorePercentage="EW 40")) == [
-        "ScorePercentage EW 40 but the 4 results of board 1 gives EW 50.00"
+        "ScorePercentage EW 40 but matchpointing the 4 results of board 1 gives EW 50.00"
     ]
 
 
@@ -347,7 +347,7 @@ def test_score_imp_teams_butler_cross() -> None:
     assert diags(*four_tables(ScoreIMP="NS 3", Scoring="IMP;Cross2")) == []
     assert diags(*four_tables(ScoreIMP="NS 9", Scoring="IMP;Cross")) == []
     assert diags(*four_tables(ScoreIMP="NS 9", Scoring="IMP;Cross2")) == [
-        "ScoreIMP NS 9 but Cross2 IMPs against the other results (4) of board 1 gives NS 3"
+        "ScoreIMP NS 9 but scoring Cross2 IMPs against the 3 other results of board 1 gives NS 3"
     ]
     assert diags(*four_tables(ScoreIMP="NS 9", Scoring="IMP")) == []  # method unknown: not checked
 
@@ -441,8 +441,8 @@ def test_score_table_faults() -> None:
         "ScoreTable row 1 Score_NS 480 but 4S by N taking 11 tricks (None vulnerable) gives 450",
         "ScoreTable row 2 Score_EW 420 but the N-S score gives -420",
         "ScoreTable row 2 Rank 3 but N-S 420 among the 4 results of the table gives 2",
-        "ScoreTable row 3 MP_NS 4 but the 4 results of the table (2/1 scale) gives 3",
-        "ScoreTable row 3 MP_EW 2 but the 4 results of the table (2/1 scale) gives 3",
+        "ScoreTable row 3 MP_NS 4 but matchpointing the 4 results of the table on the 2/1 scale gives 3",
+        "ScoreTable row 3 MP_EW 2 but matchpointing the 4 results of the table on the 2/1 scale gives 3",
         "ScoreTable row 4 Percentage_NS 10 but 100 * MP / top over the 4 results of the table gives 0.00",
         "ScoreTable row 4 Percentage_EW 90 but 100 * MP / top over the 4 results of the table gives 100.00",
     ]
@@ -503,8 +503,8 @@ def test_total_score_table_consistency() -> None:
         ("3", "5", "24", "1624.1", "67.67", "67.67"),  # Rank 4
     ]
     assert messages(table_record(total_table(rows, cols, sort))) == [
-        "TotalScoreTable row 2 TotalPercentage 70.38 but TotalMP 2393.1 over NrBoards 6 on a top of 100 per board"
-        " (as the other rows) gives 398.85",
+        "TotalScoreTable row 2 TotalPercentage 70.38 but 100 * TotalMP 2393.1 / (NrBoards 6 * a top of 100 per board,"
+        " as the other rows) gives 398.85, more than 100: NrBoards or TotalMP is wrong",
         "TotalScoreTable row 4 Rank 3 but the order of TotalPercentage 67.67 gives 4",
     ]
 
@@ -515,9 +515,9 @@ def test_total_score_table_against_the_event() -> None:
     view = total_table([("N1", "1", "4", "100"), ("N0", "2", "2", "50"), ("E2", "1", "3", "50")], cols, (None,) * 4)
     t = GameRecord(Origin("t.pbn", 10), event="E", board="1", deal="deal1", tables=(view,))
     assert messages(*rs, t) == [
-        "TotalScoreTable row 2 NrBoards 2 but the pair's results in the file gives 1",
-        "TotalScoreTable row 3 TotalMP 3 but the pair's 1 board in the file gives 4",
-        "TotalScoreTable row 3 TotalPercentage 50 but the pair's 1 board in the file gives 100.00",
+        "TotalScoreTable row 2 NrBoards 2 but counting the pair's results in the file gives 1",
+        "TotalScoreTable row 3 TotalMP 3 but scoring the pair's 1 board in the file gives 4",
+        "TotalScoreTable row 3 TotalPercentage 50 but scoring the pair's 1 board in the file gives 100.00",
     ]
 
 

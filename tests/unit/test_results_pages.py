@@ -210,7 +210,7 @@ def test_results_in_pdf_text(event_file: Path) -> None:
     assert lines_after(text, "Ranking E-W", 4) == RANK_EW
     assert "\u2020 The file\u2019s own figure" in text or "\u2020 The file's own figure" in text
     assert [str(d) for d in diags] == [
-        f"{event_file}:39:1: S603 error: ScoreMP NS 0.5 but the 4 results of board 1 on the 2/1 scale gives NS 3"
+        f"{event_file}:39:1: S603 error: ScoreMP NS 0.5 but matchpointing the 4 results of board 1 on the 2/1 scale gives NS 3"
     ]
 
 
@@ -248,7 +248,7 @@ def test_cli_results_title_and_diagnostics(event_file: Path, tmp_path: Path) -> 
     r = runner.invoke(app, ["booklet", str(event_file), "-o", str(out), "--title", title])
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines() == [
-        f"{event_file}:39:1: S603 error: ScoreMP NS 0.5 but the 4 results of board 1 on the 2/1 scale gives NS 3",
+        f"{event_file}:39:1: S603 error: ScoreMP NS 0.5 but matchpointing the 4 results of board 1 on the 2/1 scale gives NS 3",
         f"2 boards -> {out}",
     ]
     pages = pdf_text(out.read_bytes())

@@ -226,7 +226,7 @@ def test_validate_checks_claims_within_the_session() -> None:
     at = starts(t)
     got = [(d.code, d.line, d.column, d.message) for d in check_event(recs(t))]
     assert got == [
-        ("S603", at[2] + 13, 1, "ScoreMP NS 3 but the 3 results of board 1 on the 2/1 scale gives NS 4"),
+        ("S603", at[2] + 13, 1, "ScoreMP NS 3 but matchpointing the 3 results of board 1 on the 2/1 scale gives NS 4"),
     ]
 
 
@@ -278,7 +278,7 @@ def test_other_dealer_or_vulnerability_is_s615() -> None:
     assert diags(t) == [
         ("S615", at[1] + 3, 1, message.format("dealer E, not N")),
         ("S615", at[2] + 4, 1, message.format("vulnerability EW, not None")),
-        ("S615", at[4] + 3, 1, message.format("dealer S and vulnerability Both, not N and None")),
+        ("S615", at[4] + 3, 1, message.format("dealer S and vulnerability All, not N and None")),
     ]
 
 

@@ -153,6 +153,6 @@ def test_total_score_table_imps_follow_the_scoring_tag() -> None:
 
     assert checked("IMP;Cross", "22") == []
     assert checked("IMP;Cross", "7.33") == [
-        ("S608", 101, 1, "TotalScoreTable row 1 TotalIMP 7.33 but the pair's 1 board in the file gives 22")
+        ("S608", 101, 1, "TotalScoreTable row 1 TotalIMP 7.33 but scoring the pair's 1 board in the file gives 22")
     ]
     assert checked("IMP;Cross2", "7.33") == []
