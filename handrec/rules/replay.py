@@ -269,7 +269,11 @@ def replay(board: Board) -> Replay:
         ar is not None
         and ar.complete
         and ar.contract is not None
-        and not (tag_contract is not None and _tags_over_faulty_auction(board, ar, tag_contract, tag_declarer))
+        and not (
+            (ar.faults or board.diagnostics)  # the usual clean board: no call to make
+            and tag_contract is not None
+            and _tags_over_faulty_auction(board, ar, tag_contract, tag_declarer)
+        )
     ):
         contract, source = ar.contract, "auction"
         a = ar.contract
