@@ -1704,7 +1704,7 @@ def method_for(recs: Sequence[GameRecord]) -> Method:
         return Method.RUBBER
     if "CHICAGO" in every:
         return Method.CHICAGO
-    if score_teams(recs)[0] or _two_rooms(recs):
+    if _two_rooms(recs):  # (every board score_teams scores has both rooms)
         return Method.IMP
     return pairs_method_for(recs)
 
