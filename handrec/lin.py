@@ -181,7 +181,7 @@ def _table(board: Board, lost: _Losses, *, vugraph: bool) -> list[str]:
                 claim = board.result
     if claim is not None:
         out.append(f"mc|{claim}|")
-    elif (board.tag("Result") or "").lstrip()[:1] == "^" and play is not None and len(play.cards) >= 52:
+    elif board.result_agreed and play is not None and len(play.cards) >= 52:
         lost.add("agreed Result (^) after a full play")  # LIN's mc is a claim, not an agreed result
     elif board.result is None and (board.tag("Result") or "").strip() not in ("", "?"):
         lost.add("Result tag that cannot be read")  # (T101): LIN has no place for it as written

@@ -989,6 +989,13 @@ class Board:
                 return t.value
         return default
 
+    @property
+    def result_agreed(self) -> bool:
+        """Whether the Result tag is written ``^n``: a result the players agreed, which may
+        differ from the tricks played (PBN 2.1 §3.4.15; an agreed claim or concession
+        stands, Law 69)."""
+        return (self.tag("Result") or "").lstrip()[:1] == "^"
+
     def tag_span(self, name: str) -> Span | None:
         """The position of the first tag called ``name``, if any."""
         for t in self.tags:

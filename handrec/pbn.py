@@ -1209,7 +1209,7 @@ def _typed_value(name: str, raw: str | None, b: Board, declarer: Seat | None, co
     if name == "Result":
         if b.result is None:
             return None
-        return ("^" if raw is not None and raw.lstrip()[:1] == "^" else "") + str(b.result)
+        return ("^" if b.result_agreed else "") + str(b.result)
     return None
 
 

@@ -338,8 +338,7 @@ def replay(board: Board) -> Replay:
     # --- result -------------------------------------------------------------------
     tag_result = board.result
     if tag_result is not None and not _valid_tricks(tag_result):
-        written = (board.tag("Result") or "").strip()
-        sink.tag("C504", "Result", value=written if written[:1] == "^" else tag_result)  # as the file writes it
+        sink.tag("C504", "Result", value=f"^{tag_result}" if board.result_agreed else tag_result)  # as written
         tag_result = None
     elif tag_result is not None and passed_out:
         sink.tag("C505", "Result", value=tag_result)
@@ -348,7 +347,7 @@ def replay(board: Board) -> Replay:
         marks = play.irregular  # type: ignore[union-attr]
         if type(marks) is tuple and "R" in marks:
             play_result = tag_result  # an established revoke: Law 64 trick transfers (see above)
-        elif (board.tag("Result") or "").lstrip()[:1] == "^":
+        elif board.result_agreed:
             play_result = tag_result  # a result the players agreed (PBN 2.1 §3.4.15 "^"): it stands, Law 69
         else:
             sink.tag("C503", "Result", value=tag_result, expected=play_result)
