@@ -943,9 +943,9 @@ TRUMP_UNKNOWN: Any = object()
 
 def _illegal_call(auction: Auction) -> bool:
     """Whether the auction's replay finds an illegal call (A301-A304, A306; Laws 18-22, 27)."""
-    from handrec.rules.auction import replay_auction  # the rules, for the rare disagreement only
+    from handrec.rules.auction import ILLEGAL_CALL_CODES, replay_auction  # for the rare disagreement only
 
-    return any(f.code in ("A301", "A302", "A303", "A304", "A306") for f in replay_auction(auction).faults)
+    return any(f.code in ILLEGAL_CALL_CODES for f in replay_auction(auction).faults)
 
 
 def play_trump(contract: Contract | None, auction: Auction | None, *, bad_call: bool = False) -> Any:

@@ -392,6 +392,11 @@ def _replay_regular(auction: Auction) -> AuctionReplay | None:
     )
 
 
+#: The auction faults of an illegal call (Laws 18-22, 27, 36): the replay's contract is then in
+#: doubt (A305, an auction that stops short, is not one of them).
+ILLEGAL_CALL_CODES = frozenset({"A301", "A302", "A303", "A304", "A306"})
+
+
 def _ending_faults(r: AuctionReplay) -> int:
     """The faults of a replay that say its auction did not end where the record does."""
     return sum(1 for f in r.faults if f.code in ("A304", "A305"))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from handrec.diagnostics import Diagnostic, make
 from handrec.model import Auction, Board, Contract, Doubling, Play, Seat, Span, Strain, Vulnerability, sided_parts
-from handrec.rules.auction import AuctionReplay, replay_auction
+from handrec.rules.auction import ILLEGAL_CALL_CODES, AuctionReplay, replay_auction
 from handrec.rules.board import Fault, check_deal, dealer_for_board, vulnerability_for_board
 from handrec.rules.play import PlayReplay, Trick, replay_play
 from handrec.scoring.duplicate import score_ns as _score_ns
@@ -387,10 +387,6 @@ def _own_vulnerability(board: Board) -> bool:
     return "RUBBER" in scoring or "CHICAGO" in scoring
 
 
-#: The auction faults that leave the replayed contract in doubt: an illegal call skipped.
-_ILLEGAL_CALLS = frozenset({"A301", "A302", "A303", "A304", "A306"})
-
-
 def _tags_over_faulty_auction(board: Board, ar: AuctionReplay, tag: Contract, tag_declarer: Seat | None) -> bool:
     """Whether the Contract and Declarer tags, not the auction, give the contract: the
     auction holds an illegal call (A301-A304, A306, found by the replay or, for a token
@@ -403,7 +399,9 @@ def _tags_over_faulty_auction(board: Board, ar: AuctionReplay, tag: Contract, ta
     their own.  The call is the fault reported; the play, result and score are checked
     against the contract the table recorded.
     """
-    if not any(f.code in _ILLEGAL_CALLS for f in ar.faults) and not any(d.code == "A306" for d in board.diagnostics):
+    if not any(f.code in ILLEGAL_CALL_CODES for f in ar.faults) and not any(
+        d.code == "A306" for d in board.diagnostics
+    ):
         return False
     if tag.level == 0 or tag.strain is None:
         return False
