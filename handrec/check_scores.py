@@ -140,7 +140,7 @@ from handrec.events import (
     travellers,
 )
 from handrec.model import Board, Seat, Side, Span, sided_parts
-from handrec.rules.board import dealer_for_board, vulnerability_for_board
+from handrec.rules.board import dealer_for_board, own_vulnerability, vulnerability_for_board
 from handrec.rules.replay import _PBN_VUL, Replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.events import MAX_MULTIPLICITY, Scale, artificial_mp, matchpoints, top
@@ -490,7 +490,7 @@ def _by_number(r: GameRecord) -> bool:
     ``False`` without a number, and under a Scoring of Rubber or Chicago (whose vulnerability
     is not the board number's)."""
     n = r.number
-    if type(n) is not int or n < 1 or scoring_fields(r.scoring) & {"RUBBER", "CHICAGO"}:
+    if type(n) is not int or n < 1 or own_vulnerability(r.scoring):
         return False
     return (r.dealer is None or r.dealer == dealer_for_board(n)) and (
         r.vulnerable is None or r.vulnerable == vulnerability_for_board(n)

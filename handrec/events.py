@@ -67,7 +67,7 @@ from handrec.model import (
     Strain,
     Vulnerability,
 )
-from handrec.rules.board import check_deal, dealer_for_board, hand_mask, vulnerability_for_board
+from handrec.rules.board import check_deal, dealer_for_board, hand_mask, scoring_fields, vulnerability_for_board
 from handrec.rules.replay import Replay, replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.duplicate import score_ns
@@ -784,11 +784,6 @@ def records(boards: Iterable[Board]) -> Iterator[GameRecord]:
     """:func:`record` of each board (one replay each)."""
     for b in boards:
         yield record(b)
-
-
-def scoring_fields(scoring: str) -> set[str]:
-    """The upper-case fields of a Scoring tag (``"MP;MP1"`` -> ``{"MP", "MP1"}``; PBN 2.1 §3.4.12)."""
-    return {f.strip().upper() for f in re.split(r"[;,]", scoring) if f.strip()}
 
 
 # --- travellers -----------------------------------------------------------------------------

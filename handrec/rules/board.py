@@ -14,6 +14,7 @@ into :class:`~handrec.diagnostics.Diagnostic` values with exact positions.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from handrec.diagnostics import Diagnostic, make
@@ -24,6 +25,8 @@ __all__ = [
     "DealCheck",
     "dealer_for_board",
     "vulnerability_for_board",
+    "scoring_fields",
+    "own_vulnerability",
     "hcp",
     "deal_hcp",
     "check_deal",
@@ -101,6 +104,22 @@ def vulnerability_for_board(number: int) -> Vulnerability:
     """
     i = _board_index(number)
     return _CYCLE_VUL[(i + i // 4) % 4]
+
+
+def scoring_fields(scoring: str) -> set[str]:
+    """The upper-case fields of a Scoring tag (``"MP;MP1"`` -> ``{"MP", "MP1"}``; PBN 2.1 §3.4.12)."""
+    return {f.strip().upper() for f in re.split(r"[;,]", scoring) if f.strip()}
+
+
+def own_vulnerability(scoring: str | None) -> bool:
+    """Whether a Scoring tag makes a deal's vulnerability its own rather than its board
+    number's (Law 2's cycle): rubber (the games won so far, bridge-rules.md §5) and Chicago
+    (the round's rotation, whose schemes differ on deals 2 and 3, §6.2).
+
+    >>> own_vulnerability("Rubber"), own_vulnerability("MP;Chicago"), own_vulnerability("IMP"), own_vulnerability(None)
+    (True, True, False, False)
+    """
+    return bool(scoring) and not scoring_fields(scoring).isdisjoint(("RUBBER", "CHICAGO"))  # type: ignore[arg-type]
 
 
 # --- cards as bits ------------------------------------------------------------

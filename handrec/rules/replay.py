@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from handrec.diagnostics import Diagnostic, make
 from handrec.model import Auction, Board, Contract, Doubling, Play, Seat, Span, Strain, Vulnerability, sided_parts
 from handrec.rules.auction import ILLEGAL_CALL_CODES, AuctionReplay, replay_auction
-from handrec.rules.board import Fault, check_deal, dealer_for_board, vulnerability_for_board
+from handrec.rules.board import Fault, check_deal, dealer_for_board, own_vulnerability, vulnerability_for_board
 from handrec.rules.play import PlayReplay, Trick, replay_play
 from handrec.scoring.duplicate import score_ns as _score_ns
 
@@ -214,7 +214,7 @@ def replay(board: Board) -> Replay:
         exp_vul = _CYCLE_VUL[cycle]
         if dealer is not None and dealer != exp_dealer:
             sink.tag("T103", "Dealer", value=str(dealer), board=number, expected=str(exp_dealer))
-        if vul is not None and vul != exp_vul and not _own_vulnerability(board):
+        if vul is not None and vul != exp_vul and not own_vulnerability(board.tag("Scoring")):
             # in the file's words: PBN spells Both "All" (PBN 2.1 §3.4.10), LIN "b"
             pbn = board.origin.format == "pbn"
             written = (board.tag("Vulnerable") or "").strip() if pbn else ""
@@ -377,14 +377,6 @@ def replay(board: Board) -> Replay:
         _check_score_tag(sink, score_tag, contract, result, score)
 
     return Replay(contract, source, tricks, result, score, tuple(sink) if sink else ())
-
-
-def _own_vulnerability(board: Board) -> bool:
-    """Whether the board's Scoring tag makes its vulnerability its own, not the board number's
-    (Law 2's duplicate cycle): rubber (the games won so far, bridge-rules.md §5) and Chicago
-    (the round's rotation, whose schemes differ on deals 2 and 3, §6.2)."""
-    scoring = (board.tag("Scoring") or "").upper()
-    return "RUBBER" in scoring or "CHICAGO" in scoring
 
 
 def _tags_over_faulty_auction(board: Board, ar: AuctionReplay, tag: Contract, tag_declarer: Seat | None) -> bool:
