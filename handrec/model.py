@@ -851,8 +851,9 @@ class Play:
     the record does not know, PBN ``-``); ``spans`` give the position of
     each card (parallel to ``cards``, not part of equality); ``claim`` is
     the total number of tricks declarer takes after a claim or concession
-    (LIN ``mc``), ``None`` when there was none; ``ended`` the writer's end
-    marker (``"*"``, ``"+"`` or ``None``).
+    (LIN ``mc``), ``None`` when there was none, and ``claim_span`` the position
+    of the claim where the record gives one (LIN: its ``mc`` pair); ``ended``
+    the writer's end marker (``"*"``, ``"+"`` or ``None``).
 
     ``irregular`` records PBN irregularities (PBN 2.1 §3.9; pbn.md §10):
     ``()`` when there are none (the usual case), else a tuple parallel to
@@ -881,6 +882,7 @@ class Play:
     irregular: tuple[str | None, ...] = ()
     notes: tuple[Note, ...] = ()
     annotations: tuple[CardAnnotation | None, ...] = ()
+    claim_span: Span | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return " ".join("-" if c is None else str(c) for c in self.cards)

@@ -1152,7 +1152,7 @@ def _board(p: _Parts, h: _Header, origin: Origin) -> Board:
 
     play: Play | None = None
     if p.cards or p.claim is not None:
-        play = Play(None, tuple(p.cards), p.claim, None, tuple(p.card_spans))
+        play = Play(None, tuple(p.cards), p.claim, None, tuple(p.card_spans), claim_span=p.claim_span)
 
     extra = p.extra
     if h.extra:  # unknown commands of the header go to the segment's first record

@@ -322,9 +322,8 @@ def replay(board: Board) -> Replay:
                 for f in pr.faults:
                     idx = f.index
                     if idx is None and f.code == "P405":
-                        claim_at = board.tag_span("Result") if board.origin.format == "lin" else None
-                        if claim_at is not None:  # LIN: the claim's mc pair gives the Result
-                            sink.fault(f, claim_at)
+                        if play.claim_span is not None:  # at the claim itself (LIN: its mc pair)
+                            sink.fault(f, play.claim_span)
                             continue
                         if ncards:
                             idx = ncards - 1
