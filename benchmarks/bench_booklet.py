@@ -26,12 +26,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from handrec import dd
+from handrec.booklet.html import render_html
+from handrec.booklet.pdf import render_pdf, render_typst_source
+from handrec.dd import solver as dd
+from handrec.formats.dispatch import read
+from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.pbn import dump as pbn_dump
-from handrec.reader import read
-from handrec.render import render_html
-from handrec.render_pdf import render_pdf, render_typst_source
 
 
 def best(repeat: int, fn: Callable[[], object]) -> float:

@@ -46,9 +46,9 @@ from pathlib import Path
 
 import psutil
 
+from handrec.formats.lin.writer import dump as lin_dump
+from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.lin import dump as lin_dump
-from handrec.pbn import dump as pbn_dump
 
 HANDREC = Path(sys.executable).with_name("handrec")
 

@@ -10,19 +10,19 @@ most of ten minutes (``benchmarks/bench_convert.py`` measures that path),
 so the tables are built directly: ``--base`` games of a generated pairs
 event (:func:`handrec.generate.generate_boards` with ``tables=10``: each
 deal played at ten tables, each with its own auction, play and result) go
-through :func:`handrec.validator.analyse` and
-:class:`handrec.arrow.TableBuffers` -- the code ``convert`` runs per board
+through :func:`handrec.rules.validator.analyse` and
+:class:`handrec.dataset.tables.TableBuffers` -- the code ``convert`` runs per board
 -- and are then repeated as sessions (event ``Session k``, ``source_file``
 ``session-k.pbn``, ``board_id`` renumbered) up to ``--boards`` boards, and
 written with the writer and layout of ``handrec convert`` (zstd, row groups
-of :data:`handrec.store.ROW_GROUP_ROWS` rows, dictionary-encoded strings,
+of :data:`handrec.dataset.store.ROW_GROUP_ROWS` rows, dictionary-encoded strings,
 column statistics, one run id).  It is cached under ``--cache`` (default
 ``$TMPDIR/handrec-bench-query/<boards>-<base>``) and reused by later runs.
 
-**The timings.**  Each query runs on (a) :func:`handrec.query.connect`,
+**The timings.**  Each query runs on (a) :func:`handrec.dataset.query.connect`,
 the in-memory DuckDB with views over the Parquet files (what ``handrec
-query DIR SQL`` does), and (b) :func:`handrec.query.connect_db` over a file
-written by :func:`handrec.query.materialise` (``handrec query --db
+query DIR SQL`` does), and (b) :func:`handrec.dataset.query.connect_db` over a file
+written by :func:`handrec.dataset.query.materialise` (``handrec query --db
 FILE``); best of ``--repeat`` runs after one warm-up, connection already
 open.  The baseline, measured in the same run, is pyarrow reading the
 three ``boards`` columns the first GROUP BY needs (``contract``,
@@ -43,11 +43,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from handrec.arrow import SCHEMAS, TableBuffers, metadata
+from handrec.dataset.query import connect, connect_db, materialise
+from handrec.dataset.store import _ROW_TABLES, DICTIONARY_COLUMNS, ROW_GROUP_ROWS, _TableWriter
+from handrec.dataset.tables import SCHEMAS, TableBuffers, metadata
 from handrec.generate import generate_boards
-from handrec.query import connect, connect_db, materialise
-from handrec.store import _ROW_TABLES, DICTIONARY_COLUMNS, ROW_GROUP_ROWS, _TableWriter
-from handrec.validator import analyse
+from handrec.rules.validator import analyse
 
 QUERIES: dict[str, str] = {
     "per contract level and strain": """

@@ -10,11 +10,11 @@ checks; skipped with a note when endplay is not installed).  Run:
 Rows: ``read + split lines``; ``endplay parse``; ``handrec parse``;
 ``handrec parse + validate`` (every board replayed: deal, auction, play,
 result, score); ``same, --jobs 1``: what ``handrec validate`` does, through
-:func:`handrec.validate_run.validate_paths` in one process (the above, plus
+:func:`handrec.runs.validate.validate_paths` in one process (the above, plus
 each board's record for the event checks, the checks themselves and the
 reports); ``same, --jobs 2``: the same function with two worker processes,
 the file split in parts as ``handrec validate --jobs 2`` splits a big file
-(``part_bytes`` at most :data:`handrec.validate_run.PART_BYTES` and under
+(``part_bytes`` at most :data:`handrec.runs.validate.PART_BYTES` and under
 half the file, so that it is split: a PBN file in parts of about that size,
 at least two, a LIN file in one part per worker; pool start-up included);
 ``handrec convert-to-arrow`` (parse + validate + the rows of the five
@@ -28,7 +28,7 @@ read repeatedly for at least half a second.
 
 The input is generated (``handrec.generate``: full deals, auctions, 13
 tricks of play, results and scores) so the run needs nothing else.  handrec
-reads it as ``handrec validate`` and ``convert`` do: :meth:`handrec.io.Input.lines`
+reads it as ``handrec validate`` and ``convert`` do: :meth:`handrec.inputs.entries.Input.lines`
 (blocks of 1 MiB read, hashed and decoded, split into lines), then the parser.
 The two-process rows pay for starting their pool in every run: a larger
 file (the default ``--boards 20000``) shows them better than a short run.
@@ -44,15 +44,15 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from handrec.arrow import TableBuffers
+from handrec.dataset.tables import TableBuffers
+from handrec.formats.lin.reader import parse_lin
+from handrec.formats.lin.writer import dump as lin_dump
+from handrec.formats.pbn.reader import parse_pbn
+from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.io import FileSource, Input
-from handrec.lin import dump as lin_dump
-from handrec.parse.lin import parse_lin
-from handrec.parse.pbn import parse_pbn
-from handrec.pbn import dump as pbn_dump
-from handrec.validate_run import PART_BYTES, validate_paths
-from handrec.validator import analyse
+from handrec.inputs.entries import FileSource, Input
+from handrec.rules.validator import analyse
+from handrec.runs.validate import PART_BYTES, validate_paths
 
 _PARSERS = {"pbn": parse_pbn, "lin": parse_lin}
 _TABLES = ("boards", "calls", "plays", "diagnostics")

@@ -13,14 +13,14 @@ import argparse
 import io
 import time
 
-from handrec.arrow import TableBuffers
+from handrec.dataset.tables import TableBuffers
+from handrec.formats.dispatch import read
+from handrec.formats.lin.writer import dump as lin_dump
+from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.lin import dump as lin_dump
-from handrec.pbn import dump as pbn_dump
-from handrec.reader import read
 from handrec.rules.play import replay_play
 from handrec.rules.replay import replay
-from handrec.validator import analyse
+from handrec.rules.validator import analyse
 
 
 def timed(repeat: int, fn) -> list[float]:

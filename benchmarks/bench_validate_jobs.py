@@ -15,7 +15,7 @@ auctions, play, results):
   ``max_errors=50``: how soon the run stops;
 * ``fail-fast``: the same file with ``max_errors=1``.
 
-Each run is what ``handrec validate`` does (:func:`handrec.validate_run.validate_paths`,
+Each run is what ``handrec validate`` does (:func:`handrec.runs.validate.validate_paths`,
 then every finding formatted as the CLI prints it, into ``/dev/null``), in this process:
 ``wall`` is the best of ``--repeat`` runs; ``parent cpu`` and ``workers cpu`` are the
 CPU seconds (user + system) of this process and of the worker processes of the same best
@@ -34,9 +34,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.pbn import dump
-from handrec.validate_run import validate_paths
+from handrec.runs.validate import validate_paths
 
 
 def _cpu(who: int) -> float:

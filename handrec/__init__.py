@@ -2,10 +2,10 @@
 
 The public API, for analysts who script:
 
-* :func:`read` (``handrec.reader.read``): a path, folder or open file in,
+* :func:`read` (``handrec.formats.dispatch.read``): a path, folder or open file in,
   typed :class:`~handrec.model.Board` records out, one at a time;
-* :func:`validate` (``handrec.validator.validate``): one board's diagnostics;
-* :func:`to_arrow` (``handrec.arrow.to_arrow``): the Arrow tables that
+* :func:`validate` (``handrec.rules.validator.validate``): one board's diagnostics;
+* :func:`to_arrow` (``handrec.dataset.tables.to_arrow``): the Arrow tables that
   ``handrec convert`` writes.
 
 Heavy modules (pyarrow, lark) are imported only when first used.
@@ -20,10 +20,10 @@ __version__ = "0.1.0"
 __all__ = ["read", "validate", "analyse", "to_arrow", "__version__"]
 
 _LAZY = {
-    "read": ("handrec.reader", "read"),
-    "validate": ("handrec.validator", "validate"),
-    "analyse": ("handrec.validator", "analyse"),
-    "to_arrow": ("handrec.arrow", "to_arrow"),
+    "read": ("handrec.formats.dispatch", "read"),
+    "validate": ("handrec.rules.validator", "validate"),
+    "analyse": ("handrec.rules.validator", "analyse"),
+    "to_arrow": ("handrec.dataset.tables", "to_arrow"),
 }
 
 

@@ -462,6 +462,15 @@ class Deal:
         return cls(tuple(hands))  # type: ignore[arg-type]
 
     @property
+    def hcp(self) -> tuple[int | None, int | None, int | None, int | None]:
+        """HCP of each seat (N, E, S, W); ``None`` for a hand not given (bridge-rules.md §7.3).
+
+        >>> Deal.parse("N:AKQJ.AKQJ.AKQJ.A - - -").hcp
+        (34, None, None, None)
+        """
+        return tuple(None if h is None else h.hcp for h in self.hands)  # type: ignore[return-value]
+
+    @property
     def is_complete(self) -> bool:
         """Four hands of 13 cards and 52 distinct cards."""
         if any(h is None or len(h) != 13 for h in self.hands):
@@ -1061,7 +1070,7 @@ class Table:
     whose rows are its data lines as written); ``rows`` the elements, one
     tuple per row, as strings (string tokens unquoted; ``"?"`` unknown,
     ``"-"`` irrelevant, a leading ``"^"`` an artificial score).
-    ``handrec.pbn.table_records`` gives the rows with typed values.
+    ``handrec.formats.pbn.values.table_records`` gives the rows with typed values.
     ``cell_spans``: per row, the position of each element (block-relative,
     as ``span``; ``()`` when not known).
     """

@@ -181,7 +181,7 @@ def deal_hcp(deal: Deal) -> tuple[int | None, int | None, int | None, int | None
     >>> deal_hcp(Deal.parse("N:AKQJ.AKQJ.AKQJ.A - - -"))
     (34, None, None, None)
     """
-    return tuple(None if h is None else h.hcp for h in deal.hands)  # type: ignore[return-value]
+    return deal.hcp
 
 
 # --- deal checks -------------------------------------------------------------

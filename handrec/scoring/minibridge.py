@@ -25,7 +25,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from handrec.model import Contract, Deal, Seat, Side, Strain
-from handrec.rules.board import deal_hcp
 from handrec.scoring.duplicate import trick_score, undertrick_penalty
 
 __all__ = [
@@ -76,7 +75,7 @@ def announced_hcp(deal: Deal) -> tuple[int, int, int, int]:
     >>> announced_hcp(Deal.parse("N:A932.K975..Q8642 5.T432.JT432.AT5 KQJ84.A6.KQ5.J73 T76.QJ8.A9876.K9"))
     (9, 5, 16, 10)
     """
-    counts = deal_hcp(deal)
+    counts = deal.hcp
     if any(c is None for c in counts):
         raise ValueError("minibridge needs all four hands")
     check_announced(counts)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-import handrec.validate_run as vr
+import handrec.runs.validate as vr
 from handrec.cli import app
 
 runner = CliRunner()

@@ -12,7 +12,8 @@ import pypdf
 import pytest
 from typer.testing import CliRunner
 
-from handrec.cli import app, booklet
+from handrec.cli import app
+from handrec.cli.booklet import booklet
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -197,7 +198,7 @@ def test_dd_without_endplay_is_refused_before_writing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """As validate --dd: exit 2 with one line, nothing written; without --dd the booklet is printed."""
-    from handrec import dd
+    from handrec.dd import solver as dd
 
     def missing() -> None:
         raise ImportError("No module named 'endplay'")

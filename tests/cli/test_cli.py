@@ -226,7 +226,7 @@ class _Cards(HTMLParser):
 
 
 def test_booklet_on_a_corpus_file(corpus_dir: Path, tmp_path: Path) -> None:
-    from handrec.reader import read
+    from handrec.formats.dispatch import read
 
     src = corpus_dir / "pbn" / "bridgecomposer_club_handrecord_dd_crlf.pbn"
     out = tmp_path / "b.html"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import handrec.validate_run as vr
+import handrec.runs.validate as vr
+from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.pbn import dump
 
 from ._jobs import both
 

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.query import QueryError, connect_db, materialise, run
+from handrec.dataset.query import QueryError, connect_db, materialise, run
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"

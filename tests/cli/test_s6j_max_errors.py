@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import handrec.validate_run as vr
+import handrec.runs.validate as vr
 from handrec.cli import app
+from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.io import Limits
-from handrec.pbn import dump
+from handrec.inputs.entries import Limits
 
 from ._jobs import both
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from handrec import dd
 from handrec.cli import app
+from handrec.dd import solver as dd
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Origin, Seat, Tag, Vulnerability
 
 CZECH = "bridgecomposer_czech_club_latin1_dd.pbn"

@@ -1,7 +1,7 @@
 """``handrec validate --jobs N``: the same bytes as ``--jobs 1`` (stdout, stderr, exit status) in every case.
 
 The runs with two jobs are made to use the pool and to split PBN and LIN
-files into many parts even for small files (``handrec.validate_run.POOL_BYTES``,
+files into many parts even for small files (``handrec.runs.validate.POOL_BYTES``,
 ``PART_BYTES``, ``PARTS_PER_JOB``, ``LIN_PART_BYTES`` patched), and check that they did.
 """
 
@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import handrec._pool
-import handrec.validate_run as vr
+import handrec.runs.pool
+import handrec.runs.validate as vr
 from handrec.cli import app
+from handrec.formats.lin.writer import dump as lin_dump
+from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.lin import dump as lin_dump
 from handrec.model import Tag
-from handrec.pbn import dump
 
 from ._jobs import both, same_output
 
@@ -80,7 +80,7 @@ def damaged_pbn(games: int, seed: int) -> bytes:
 def spy(monkeypatch: pytest.MonkeyPatch) -> dict[str, list]:
     """Pools started and files split, as seen by the parent process."""
     seen: dict[str, list] = {"pools": [], "parts": []}
-    start, bounds = handrec._pool.start_pool, vr._part_bounds
+    start, bounds = handrec.runs.pool.start_pool, vr._part_bounds
 
     def start_pool(jobs: int):
         seen["pools"].append(jobs)
@@ -91,7 +91,7 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> dict[str, list]:
         seen["parts"].append((Path(inp.path).name, None if parts is None else len(parts)))
         return parts
 
-    monkeypatch.setattr(handrec._pool, "start_pool", start_pool)
+    monkeypatch.setattr(handrec.runs.pool, "start_pool", start_pool)
     monkeypatch.setattr(vr, "_part_bounds", part_bounds)
     return seen
 
@@ -341,7 +341,7 @@ def test_small_run_uses_no_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_pool(jobs: int):
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(handrec._pool, "start_pool", no_pool)
+    monkeypatch.setattr(handrec.runs.pool, "start_pool", no_pool)
     r = runner.invoke(app, ["validate", "--jobs", "2", str(ROOT / "sample_data")])
     assert r.exit_code == 1
     assert r.stdout.splitlines()[-1] == "3 files, 44 boards, 3 errors, 0 warnings"
@@ -355,7 +355,7 @@ def test_dd_reads_in_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     def no_pool(jobs: int):
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(handrec._pool, "start_pool", no_pool)
+    monkeypatch.setattr(handrec.runs.pool, "start_pool", no_pool)
     monkeypatch.setattr(vr, "POOL_BYTES", 0)
     monkeypatch.setattr(vr, "PART_BYTES", 10_000)
     r1 = runner.invoke(app, ["validate", "--dd", "--jobs", "1", str(f)])
@@ -386,7 +386,7 @@ def test_pool_workers_ignore_ctrl_c() -> None:
     run (else every idle worker prints a KeyboardInterrupt traceback)."""
     import signal
 
-    ex = handrec._pool.start_pool(2)
+    ex = handrec.runs.pool.start_pool(2)
     try:
         got = {ex.submit(signal.getsignal, signal.SIGINT).result() for _ in range(4)}
     finally:

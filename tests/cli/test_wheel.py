@@ -55,7 +55,7 @@ def test_installed_wheel_runs(wheel: Path, tmp_path: Path) -> None:
     for command in ("validate", "convert", "query", "booklet"):
         assert command in r.stdout
     r = subprocess.run(
-        [py, "-c", "import handrec.parse.pbn as p; print(p.__file__)"],
+        [py, "-c", "import handrec.formats.pbn.reader as p; print(p.__file__)"],
         capture_output=True,
         text=True,
         cwd=tmp_path,

@@ -19,10 +19,10 @@ from pathlib import Path
 import pypdf
 import pytest
 
+from handrec.booklet.html import board_view, diagram_boards, distinct_boards, render_html
+from handrec.booklet.pdf import compile_typst, render_typst_source
+from handrec.formats.dispatch import read
 from handrec.model import Board, Rank, Seat, Suit, Vulnerability
-from handrec.reader import read
-from handrec.render import board_view, diagram_boards, distinct_boards, render_html
-from handrec.render_pdf import compile_typst, render_typst_source
 
 #: Every corpus file with at least one complete deal (MANIFEST.md; test_list_is_complete keeps it so).
 FILES = [

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from handrec.diagnostics import Diagnostic
+from handrec.formats.lin.reader import parse_lin
 from handrec.model import CallKind, Card, Deal, Seat, Vulnerability
-from handrec.parse.lin import parse_lin
-from handrec.validator import analyse
+from handrec.rules.validator import analyse
 
 #: MANIFEST.md, LIN table: file -> Records.
 RECORDS = {
@@ -37,7 +37,7 @@ _EOL = re.compile(rb"\r\n|\n|\r")
 
 
 def decode_lines(path: Path) -> list[str]:
-    """A stand-in for handrec.io: strip a BOM, split on CR LF / LF / CR, and
+    """A stand-in for handrec.inputs.entries: strip a BOM, split on CR LF / LF / CR, and
     decode each line as UTF-8, else Latin-1."""
     data = path.read_bytes()
     if data.startswith(b"\xef\xbb\xbf"):

@@ -6,7 +6,7 @@
   each difference is one the writer reported (``dropped``);
 * PBN -> LIN -> PBN keeps deal, auction, alerts (as notes), play, claims and
   result; what it does not keep was reported by the LIN writer or by
-  :func:`handrec.lin.pbn_losses`.
+  :func:`handrec.formats.lin.writer.pbn_losses`.
 
 The PBN writer pads a play to whole tricks with unknown cards and has no
 alert flag (alerts become notes): both are taken into account.
@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from handrec.lin import dump, for_pbn, pbn_losses
+from handrec.formats.dispatch import read
+from handrec.formats.lin.reader import parse_lin_text
+from handrec.formats.lin.writer import dump, for_pbn, pbn_losses
+from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.formats.pbn.values import dumps as pbn_dumps
 from handrec.model import Board, Contract, Seat
-from handrec.parse.lin import parse_lin_text
-from handrec.parse.pbn import parse_pbn_text
-from handrec.pbn import dumps as pbn_dumps
-from handrec.reader import read
 from handrec.rules.replay import replay
 
 _CORPUS = Path(__file__).parents[2].parent / "shared" / "corpus"

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.query import run
+from handrec.dataset.query import run
 
 GAMES = {
     "pbn/eytc1998_teams_auction_partial_play.pbn": 2,

@@ -24,12 +24,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from handrec.check_scores import check_event
 from handrec.cli import app
-from handrec.events import Method, pair_label, record, score_event
-from handrec.query import run
-from handrec.reader import read
-from handrec.store import convert
+from handrec.dataset.query import run
+from handrec.dataset.store import convert
+from handrec.events.checks import check_event
+from handrec.events.games import Method, pair_label, record, score_event
+from handrec.formats.dispatch import read
 
 runner = CliRunner()
 TABLE_TAG = re.compile(rb"^\[(ScoreTable|TotalScoreTable) ", re.MULTILINE)

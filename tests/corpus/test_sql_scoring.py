@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from handrec.query import run
-from handrec.scoring.events import mp, mp2
-from handrec.store import convert
+from handrec.dataset.query import run
+from handrec.dataset.store import convert
+from handrec.scoring.traveller import mp, mp2
 
 
 @pytest.fixture(scope="module")

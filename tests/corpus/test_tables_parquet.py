@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from handrec.query import run
-from handrec.reader import read
-from handrec.store import convert
+from handrec.dataset.query import run
+from handrec.dataset.store import convert
+from handrec.formats.dispatch import read
 
 
 def test_optimum_result_tables_in_parquet(corpus_dir: Path, tmp_path: Path) -> None:

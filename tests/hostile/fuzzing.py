@@ -5,7 +5,7 @@ long pure-hypothesis run (``HANDREC_FUZZ_EXAMPLES``, ``fuzz/fuzz_long.py``)
 and the atheris harness (``fuzz/fuzz_read.py``).
 
 :func:`check` reads one input the way ``validate`` and ``convert`` do
-(:func:`handrec.reader.read_input`, :func:`handrec.validator.analyse`, the
+(:func:`handrec.formats.dispatch.read_input`, :func:`handrec.rules.validator.analyse`, the
 Arrow row buffers) and asserts, for any bytes:
 
 * nothing raises;
@@ -39,11 +39,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from handrec.arrow import TableBuffers
+from handrec.dataset.tables import TableBuffers
 from handrec.diagnostics import Diagnostic, Severity
-from handrec.io import Input, Limits, sniff
-from handrec.reader import read_input
-from handrec.validator import analyse
+from handrec.formats.dispatch import read_input
+from handrec.inputs.entries import Input, Limits, sniff
+from handrec.rules.validator import analyse
 
 #: The shared corpus of real files, beside the repository (may be missing).
 CORPUS_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
@@ -388,9 +388,9 @@ def generated_sample(n: int, seed: int, fmt: str) -> Sample:
 
     text = io.StringIO()
     if fmt == "pbn":
-        from handrec.pbn import dump
+        from handrec.formats.pbn.values import dump
     else:
-        from handrec.lin import dump  # type: ignore[assignment]
+        from handrec.formats.lin.writer import dump  # type: ignore[assignment]
     dump(generate_boards(n, seed), text)
     data = text.getvalue().encode("utf-8")
     name = f"gen{n}-{seed}.{fmt}"

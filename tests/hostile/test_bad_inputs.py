@@ -369,7 +369,7 @@ def test_the_line_limit_is_configurable(tmp_path: Path) -> None:
 def test_tag_values_with_brackets_and_quotes_are_read_literally() -> None:
     import io
 
-    from handrec.reader import read
+    from handrec.formats.dispatch import read
 
     text = BASE.replace('[Event "Club"]', '[Event "a ] b [c] \\"d\\" {e} ;f"]\n[Site "x"] ]')
     (b,) = read(io.StringIO(text))

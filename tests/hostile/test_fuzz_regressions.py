@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from handrec.reader import read
+from handrec.formats.dispatch import read
 
 from .fuzzing import (
     CORPUS_DIR,

@@ -25,12 +25,12 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
+from handrec.dataset.query import QueryError
+from handrec.dataset.query import run as query
+from handrec.dataset.store import WORK_DIR, convert
+from handrec.formats.lin.writer import dump as lin_dump
+from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.lin import dump as lin_dump
-from handrec.pbn import dump as pbn_dump
-from handrec.query import QueryError
-from handrec.query import run as query
-from handrec.store import WORK_DIR, convert
 
 TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
 ROUNDS = 20
@@ -38,8 +38,8 @@ ROUNDS = 20
 #: Reads "OUT JOBS" lines; for each, forks a conversion of IN into OUT and prints its pid, then "done".
 _ZYGOTE = r"""
 import io, os, sys
-from handrec.reader import read
-from handrec.store import convert
+from handrec.formats.dispatch import read
+from handrec.dataset.store import convert
 src = sys.argv[1]
 for text, fmt in (('[Board "1"]', "pbn"), ("md|1S,S,S,S|", "lin")):
     list(read(io.StringIO(text), format=fmt))  # build the parsers once, before forking
@@ -212,7 +212,7 @@ def test_query_refuses_a_dataset_cut_between_the_renames(
 ) -> None:
     """The final renames are not one atomic step: a kill after some of them leaves tables of two runs (or
     some tables missing); ``handrec query`` then refuses (with ``--db`` too) until a conversion mends it."""
-    import handrec.store as store
+    import handrec.dataset.store as store
 
     src = tmp_path / "in"
     for i in range(3):

@@ -16,9 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.io import Input, Limits, iter_entries, iter_inputs
-from handrec.reader import read_input
-from handrec.store import convert
+from handrec.dataset.store import convert
+from handrec.formats.dispatch import read_input
+from handrec.inputs.entries import Input, Limits, iter_entries, iter_inputs
 
 from .test_bad_inputs import BASE, LIN
 
@@ -159,16 +159,16 @@ def test_max_errors_stops_after_n_errors(faulty: Path) -> None:
 
 
 def test_an_internal_error_is_a_diagnostic_not_a_traceback(faulty: Path, monkeypatch) -> None:
-    import handrec.validator
+    import handrec.rules.validator
 
-    real = handrec.validator.analyse
+    real = handrec.rules.validator.analyse
 
     def analyse(board):
         if board.tag("Event") == "E3":
             raise RuntimeError("boom")
         return real(board)
 
-    monkeypatch.setattr(handrec.validator, "analyse", analyse)
+    monkeypatch.setattr(handrec.rules.validator, "analyse", analyse)
     r = run("validate", faulty)
     lines = r.stdout.replace(str(faulty), "{d}").splitlines()
     assert (

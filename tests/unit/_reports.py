@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import handrec.validate_run as vr
+import handrec.runs.validate as vr
 
 
 def summary(reports: list[vr.InputReport]) -> list[tuple]:

@@ -1,4 +1,4 @@
-"""Double-dummy tables and par (handrec.dd).
+"""Double-dummy tables and par (handrec.dd.solver).
 
 Par tests use small tables reasoned out by hand (each test says why); the
 corpus tests compare the computed par with what BridgeComposer, Big Deal and
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from handrec import dd
-from handrec.dd import (
+from handrec.dd import solver as dd
+from handrec.dd.solver import (
     BATCH,
     DDError,
     DDTable,
@@ -200,7 +200,7 @@ def test_par_two_strains() -> None:
 
 
 def _boards(corpus_dir: Path, name: str) -> list[Board]:
-    from handrec.reader import read
+    from handrec.formats.dispatch import read
 
     return list(read(corpus_dir / "pbn" / name))
 
@@ -388,7 +388,7 @@ def test_solve_with_endplay(corpus_dir: Path, tmp_path: Path, monkeypatch: pytes
 #
 # The 20 boards of valet_euro2006_handrecord_minimal_both.pbn (European Championships
 # 2006; the file gives only the deals).  Tables solved once with endplay's DDS, par
-# computed by handrec.dd.par; reviewed by hand for boards 1, 2, 8 and 15:
+# computed by handrec.dd.solver.par; reviewed by hand for boards 1, 2, 8 and 15:
 # 1: EW make 10 tricks in clubs and 9 in hearts, NS 9 in spades; over EW's 4C (+130) NS
 #    sacrifice in 4SX-1 (-100 non-vulnerable): EW +100.
 # 2: East's AKQ9.K..AQJT8732 takes 12 tricks in spades and clubs; 6S= non-vulnerable is 980,

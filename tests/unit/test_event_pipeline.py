@@ -1,4 +1,4 @@
-"""The event pipeline (handrec.events) and the claimed-figure checks (handrec.check_scores).
+"""The event pipeline (handrec.events.games) and the claimed-figure checks (handrec.events.checks).
 
 Boards come from small PBN texts or hand-built records; every expected value
 is worked out from bridge-rules.md §5-§8 (or the pure scorers, which are
@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import pytest
 
-from handrec.check_scores import EventChecker, agrees, check_event, parse_claim
-from handrec.events import (
+from handrec.events.checks import EventChecker, agrees, check_event, parse_claim
+from handrec.events.games import (
     Claim,
     GameRecord,
     Method,
@@ -31,9 +31,18 @@ from handrec.events import (
     table_view,
     travellers,
 )
+from handrec.formats.dispatch import read
 from handrec.model import Column, Contract, Origin, Seat, Side, Span, Table, Vulnerability
-from handrec.reader import read
-from handrec.scoring.events import ArtificialScore, Scale, artificial_mp, butler, cross_imps_average, mp, mp2, neuberg
+from handrec.scoring.traveller import (
+    ArtificialScore,
+    Scale,
+    artificial_mp,
+    butler,
+    cross_imps_average,
+    mp,
+    mp2,
+    neuberg,
+)
 
 F = Fraction
 DEAL1 = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"

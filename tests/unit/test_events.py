@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from handrec.model import Side
-from handrec.scoring.events import (
+from handrec.scoring.imps import imps
+from handrec.scoring.traveller import (
     ArtificialScore,
     Scale,
     artificial_mp,
@@ -33,7 +34,6 @@ from handrec.scoring.events import (
     teams_imps,
     top,
 )
-from handrec.scoring.imps import imps
 
 F = Fraction
 EW = Side.EW
@@ -269,7 +269,7 @@ def test_deal_text_is_str_of_the_deal() -> None:
     partial and fragment hands, hands not given, a card repeated in a hand, cards built by hand."""
     import random
 
-    from handrec.events import deal_text
+    from handrec.events.games import deal_text
     from handrec.model import ALL_CARDS, Card, Deal, Hand, Rank, Suit
 
     rng = random.Random(7)

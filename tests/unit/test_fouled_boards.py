@@ -1,7 +1,7 @@
 """One board number, two deals (a fouled board, S613) or the same deal given twice (S614).
 
-The event checks of an input (:func:`handrec.check_scores.check_pairs` for every input,
-:func:`~handrec.check_scores.check_event` when it claims figures) warn:
+The event checks of an input (:func:`handrec.events.checks.check_pairs` for every input,
+:func:`~handrec.events.checks.check_event` when it claims figures) warn:
 
 * S613 once per extra deal when games of one event, section, stage, round and board number
   were played with different deals (Law 87: a fouled board; its results are scored apart,
@@ -23,12 +23,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import handrec.check_scores as cs
-from handrec.check_scores import EventChecker, check_event, check_pairs
+import handrec.events.checks as cs
 from handrec.cli import app
-from handrec.events import GameRecord, record, score_event
+from handrec.events.checks import EventChecker, check_event, check_pairs
+from handrec.events.games import GameRecord, record, score_event
+from handrec.formats.pbn.reader import parse_pbn_text
 from handrec.model import Origin, Vulnerability
-from handrec.parse.pbn import parse_pbn_text
 from handrec.rules.board import dealer_for_board, vulnerability_for_board
 
 runner = CliRunner()

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from handrec.events import GameRecord, deal_text, record
+from handrec.events.games import GameRecord, deal_text, record
+from handrec.formats.lin.reader import parse_lin
+from handrec.formats.pbn.reader import parse_pbn
+from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.io import FileSource, Input
+from handrec.inputs.entries import FileSource, Input
 from handrec.model import Contract, Deal, Doubling, Origin, Seat, Strain, Vulnerability
-from handrec.parse.lin import parse_lin
-from handrec.parse.pbn import parse_pbn
-from handrec.pbn import dump as pbn_dump
 from handrec.rules.board import check_deal
 
 

@@ -6,12 +6,12 @@ import io
 
 import pytest
 
+from handrec.formats.lin.reader import parse_lin_text
+from handrec.formats.lin.writer import dump as lin_dump
+from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.lin import dump as lin_dump
-from handrec.parse.lin import parse_lin_text
-from handrec.parse.pbn import parse_pbn_text
-from handrec.pbn import dump as pbn_dump
-from handrec.validator import analyse
+from handrec.rules.validator import analyse
 
 BOARDS = list(generate_boards(150, seed=5))
 

@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 
 import handrec
+from handrec.formats.pbn.reader import parse_pbn_text
 from handrec.model import Board, Call, CallKind, Contract, ModelError, Play, Seat, Strain, Suit
-from handrec.parse.pbn import parse_pbn_text
 from handrec.rules.auction import AuctionState, is_legal, replay_auction
 from handrec.rules.replay import Replay, replay
-from handrec.validator import analyse
+from handrec.rules.validator import analyse
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from handrec.parse.lin import parse_lin_text
-from handrec.validator import validate
+from handrec.formats.lin.reader import parse_lin_text
+from handrec.rules.validator import validate
 
 # Board 4 of `handrec generate -n 4 --seed 11 -o x.lin`, with East's D3 and H6 swapped:
 # East now ruffs trick 1 (a revoke: East holds diamonds) and wins it, yet the record
@@ -28,8 +28,8 @@ def test_revoke_that_changes_the_winner() -> None:
 
 def test_pbn_columns_are_not_resynchronised() -> None:
     # The same fault in PBN: columns name the seats, so only the revoke is reported.
-    from handrec.parse.pbn import parse_pbn_text
-    from handrec.pbn import dumps
+    from handrec.formats.pbn.reader import parse_pbn_text
+    from handrec.formats.pbn.values import dumps
 
     (board,) = parse_lin_text(RECORD, "r.lin")
     (again,) = parse_pbn_text(dumps(board), "r.pbn")

@@ -7,7 +7,7 @@ the workers of ``handrec validate --jobs N`` read them: the boards (compared
 with ``==``, every field), their origins and indexes, the parser's file
 diagnostics and the reading's own (the last part reads the whole file) must
 be those of one whole reading, in the same order.  Then the parent's view
-(:class:`handrec.validate_run._SplitUnit`) and ``validate_paths`` with one
+(:class:`handrec.runs.validate._SplitUnit`) and ``validate_paths`` with one
 and with two jobs.
 """
 
@@ -24,14 +24,14 @@ from _reports import summary
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import handrec.parse.lin as lin_parser
-import handrec.validate_run as vr
+import handrec.formats.lin.reader as lin_parser
+import handrec.runs.validate as vr
+from handrec.formats.dispatch import read_input
+from handrec.formats.lin.reader import parse_lin
+from handrec.formats.lin.writer import dump as lin_dump
 from handrec.generate import generate_boards
-from handrec.io import FileSource, Input, Limits
-from handrec.lin import dump as lin_dump
+from handrec.inputs.entries import FileSource, Input, Limits
 from handrec.model import Tag
-from handrec.parse.lin import parse_lin
-from handrec.reader import read_input
 
 #: Small limits: the damaged files hold a record too big to read (F016) and a line too long (F013).
 LIMITS = Limits(max_line_bytes=20_000, max_board_bytes=6_000)
@@ -571,16 +571,16 @@ def test_validate_paths_same_reports_with_one_job_and_two(
 def test_validate_paths_a_bug_in_a_lin_part_is_f015_at_the_same_board(
     big_lin: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import handrec.validator
+    import handrec.rules.validator
 
-    analyse = handrec.validator.analyse
+    analyse = handrec.rules.validator.analyse
 
     def analyse_150(board):
         if board.origin.index == 150:
             raise RuntimeError("boom")
         return analyse(board)
 
-    monkeypatch.setattr(handrec.validator, "analyse", analyse_150)
+    monkeypatch.setattr(handrec.rules.validator, "analyse", analyse_150)
     one = summary(list(vr.validate_paths(big_lin[:1], jobs=1, limits=LIMITS)))
     two = summary(list(vr.validate_paths(big_lin[:1], jobs=2, limits=LIMITS, pool_bytes=0, part_bytes=10_000)))
     assert two == one

@@ -1,4 +1,4 @@
-"""The LIN writer (handrec/lin.py): single-deal records, vugraph files, what
+"""The LIN writer (handrec/formats/lin/writer.py): single-deal records, vugraph files, what
 LIN cannot hold, LIN -> PBN, the export command, and a vugraph match queried
 in SQL (IMP swing between the rooms checked against the scorer)."""
 
@@ -12,19 +12,19 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from handrec.cli import app
+from handrec.dataset.query import run
+from handrec.dataset.store import convert
+from handrec.formats.lin.reader import parse_lin, parse_lin_text
+from handrec.formats.lin.writer import dump, dumps, for_pbn, pbn_losses
+from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.formats.pbn.values import dumps as pbn_dumps
 from handrec.generate import generate_boards
-from handrec.lin import dump, dumps, for_pbn, pbn_losses
 from handrec.model import Auction, Board, Call, CallKind, Contract, Play, Seat, Tag
-from handrec.parse.lin import parse_lin, parse_lin_text
-from handrec.parse.pbn import parse_pbn_text
-from handrec.pbn import dumps as pbn_dumps
-from handrec.query import run
 from handrec.rules.auction import AuctionState
 from handrec.rules.play import PlayState
+from handrec.rules.validator import analyse
 from handrec.scoring.duplicate import score_ns
 from handrec.scoring.imps import imps
-from handrec.store import convert
-from handrec.validator import analyse
 
 MD3 = "SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,"  # S spades, W hearts, N diamonds, E clubs
 MD4 = "SAKQJT98765432HDC,SHAKQJT98765432DC,SHDAKQJT98765432C,SHDCAKQJT98765432"  # as the writer spells it
@@ -245,7 +245,7 @@ def test_for_pbn_gives_leader_and_tags_and_pbn_losses_lists_what_pbn_drops() -> 
 def test_export_both_ways_reports_what_is_not_carried(tmp_path: Path) -> None:
     src = tmp_path / "g.pbn"
     with open(src, "w", encoding="utf-8", newline="") as f:
-        from handrec.pbn import dump as pbn_dump
+        from handrec.formats.pbn.values import dump as pbn_dump
 
         pbn_dump(generate_boards(4, seed=9), f)
     runner = CliRunner()
@@ -346,9 +346,9 @@ def test_imp_swing_between_the_rooms_in_sql_matches_the_scorer(tmp_path: Path) -
 
 
 def test_an_agreed_result_after_a_full_play_is_listed_as_not_carried() -> None:
+    from handrec.formats.pbn.reader import parse_pbn_text
+    from handrec.formats.pbn.values import dumps as pbn_dumps
     from handrec.generate import generate_boards
-    from handrec.parse.pbn import parse_pbn_text
-    from handrec.pbn import dumps as pbn_dumps
 
     text = pbn_dumps(next(generate_boards(1, seed=3)))
     assert '[Result "' in text and "[Play " in text
@@ -364,8 +364,8 @@ def test_an_agreed_result_after_a_full_play_is_listed_as_not_carried() -> None:
 
 
 def test_an_unreadable_result_is_listed_as_not_carried() -> None:
-    from handrec.parse.pbn import parse_pbn_text
-    from handrec.pbn import dumps as pbn_dumps
+    from handrec.formats.pbn.reader import parse_pbn_text
+    from handrec.formats.pbn.values import dumps as pbn_dumps
 
     text = pbn_dumps(next(generate_boards(1, seed=3)))
     (plain,) = parse_pbn_text(text, "p.pbn")

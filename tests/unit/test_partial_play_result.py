@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from handrec.parse.lin import parse_lin_text
-from handrec.parse.pbn import parse_pbn_text
-from handrec.validator import analyse
+from handrec.formats.lin.reader import parse_lin_text
+from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.rules.validator import analyse
 
 #: Board 1 of sample_data/club_pairs.pbn, its play cut after six tricks and ended with ``*``:
 #: 2H by W; declarer won tricks 1 (DA), 2 (CA), 4 (HA), 6 (D9), the defenders 3 (SA) and 5 (H5).

@@ -1,4 +1,4 @@
-"""The PBN reader (handrec.parse.pbn): framing, grammar, typed values, auction, play.
+"""The PBN reader (handrec.formats.pbn.reader): framing, grammar, typed values, auction, play.
 
 Small inline PBN texts, one feature each, with the exact values and diagnostics
 (code, file line, column) expected.  Section numbers are PBN 2.1's.
@@ -15,6 +15,8 @@ from lark import Lark
 
 from handrec._resources import grammar_text
 from handrec.diagnostics import Diagnostic
+from handrec.formats.pbn import reader as pbn
+from handrec.formats.pbn.reader import parse_pbn, parse_pbn_text
 from handrec.model import (
     Board,
     Call,
@@ -29,8 +31,6 @@ from handrec.model import (
     Strain,
     Vulnerability,
 )
-from handrec.parse import pbn
-from handrec.parse.pbn import parse_pbn, parse_pbn_text
 
 
 def one(text: str) -> Board:

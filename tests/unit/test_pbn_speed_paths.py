@@ -1,4 +1,4 @@
-"""The PBN reader's fast paths give what its general code gives (handrec.parse.pbn)."""
+"""The PBN reader's fast paths give what its general code gives (handrec.formats.pbn.reader)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from handrec.dd import DDTable
+from handrec.dd.solver import DDTable
+from handrec.formats.pbn import reader as pbn
+from handrec.formats.pbn.values import _dd_mapping, _double_dummy, best_known
 from handrec.model import ALL_CARDS, Suit
-from handrec.parse import pbn
-from handrec.pbn import _dd_mapping, _double_dummy, best_known
 
 GAME = """[Event "x"]
 [Board "1"]
@@ -127,7 +127,7 @@ def _sections(secs: list) -> list:
 
 def test_a_parse_replayed_by_token_types_is_larks_parse() -> None:
     """The second game of a token-type sequence runs the steps kept from the first (the
-    parse plans of handrec.parse._lark.feeder): what Lark's own parse gives, for games of
+    parse plans of handrec.formats._lark.feeder): what Lark's own parse gives, for games of
     many shapes (comments, tables, unknown data, sections in any order)."""
     lalr, scanner = pbn._parser()
     texts = [
@@ -184,7 +184,7 @@ _FRAME_PIECES = [
 
 
 def _read_pbn(data: bytes, by_blocks: bool, board_limit: int | None, line_limit: int) -> tuple[list, list[str]]:
-    from handrec.io import Input, Limits
+    from handrec.inputs.entries import Input, Limits
 
     inp = Input("t.pbn", "pbn", opener=lambda: io.BytesIO(data), limits=Limits(max_line_bytes=line_limit))
     lines = inp.lines()
@@ -196,7 +196,7 @@ def _read_pbn(data: bytes, by_blocks: bool, board_limit: int | None, line_limit:
 def test_blocks_frame_as_lines(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """parse_pbn frames the decoded blocks of Input.lines() (its fast path) into the same
     games, lines, offsets and diagnostics as the lines one by one, whatever the read size."""
-    import handrec.io as hio
+    import handrec.inputs.entries as hio
 
     rng = random.Random(seed)
     parts = []
@@ -217,7 +217,7 @@ def test_blocks_frame_as_lines(seed: int, monkeypatch: pytest.MonkeyPatch) -> No
 def test_blocks_frame_a_plain_file_without_lines(monkeypatch: pytest.MonkeyPatch) -> None:
     """A plain export file read in small blocks is framed by its text only (never line by
     line), games across the blocks included, with the positions of the line-by-line read."""
-    import handrec.io as hio
+    import handrec.inputs.entries as hio
 
     monkeypatch.setattr(hio, "CHUNK_BYTES", 100)
     seen = []

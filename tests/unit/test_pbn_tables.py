@@ -6,9 +6,17 @@ from __future__ import annotations
 
 import pytest
 
+from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.formats.pbn.values import (
+    TABLES,
+    Artificial,
+    TagValueError,
+    dumps,
+    parse_columns,
+    table_records,
+    typed_cell,
+)
 from handrec.model import Board, Call, Card, Column, Contract, Seat, Strain, Suit, Table
-from handrec.parse.pbn import parse_pbn_text
-from handrec.pbn import TABLES, Artificial, TagValueError, dumps, parse_columns, table_records, typed_cell
 
 
 def one(text: str) -> Board:

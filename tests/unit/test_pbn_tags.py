@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
+from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.formats.pbn.values import TAGS, TagValueError, tag_value, typed_tag
 from handrec.model import Board, Column, Contract, Deal, Doubling, Note, Seat, Side, Strain, Vulnerability
-from handrec.parse.pbn import parse_pbn_text
-from handrec.pbn import TAGS, TagValueError, tag_value, typed_tag
-from handrec.validator import analyse
+from handrec.rules.validator import analyse
 
 SPECS = Path(__file__).parents[2].parent / "shared" / "specs" / "pbn.md"
 

@@ -1,4 +1,4 @@
-"""The PBN writer (handrec.pbn): export format (PBN 2.1 §2-§3), lossless for what the
+"""The PBN writer (handrec.formats.pbn.values): export format (PBN 2.1 §2-§3), lossless for what the
 model holds, and what it does with what PBN cannot hold (alerts, claims); the file-level
 rules of reading (escape lines, encodings, line ends, export-format checks)."""
 
@@ -14,6 +14,9 @@ from typer.testing import CliRunner
 
 from handrec.cli import app
 from handrec.diagnostics import Diagnostic
+from handrec.formats.dispatch import read
+from handrec.formats.pbn.reader import parse_pbn, parse_pbn_text
+from handrec.formats.pbn.values import dump, dumps, normalise, play_lines, same_records
 from handrec.generate import generate_boards
 from handrec.model import (
     Auction,
@@ -32,9 +35,6 @@ from handrec.model import (
     Tag,
     Vulnerability,
 )
-from handrec.parse.pbn import parse_pbn, parse_pbn_text
-from handrec.pbn import dump, dumps, normalise, play_lines, same_records
-from handrec.reader import read
 
 EXAMPLE_OUT = """\
 [Event "International Amsterdam Airport Schiphol Bridgetournament"]

@@ -13,11 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
+from handrec.dataset.query import connect
+from handrec.dataset.store import convert
+from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.pbn import dump
-from handrec.query import connect
 from handrec.scoring.imps import imps
-from handrec.store import convert
 
 
 @pytest.fixture(scope="module")
@@ -143,14 +143,14 @@ def test_matchpoints_and_imps_against_python(dataset: Path) -> None:
 
 @pytest.mark.parametrize("sql", ["", "  \n", ";", ";;", "/* nothing */", "-- nothing\n", "-- a\n/* b */ ;"])
 def test_run_without_a_statement_raises_query_error(dataset: Path, sql: str) -> None:
-    from handrec.query import QueryError, run
+    from handrec.dataset.query import QueryError, run
 
     with pytest.raises(QueryError, match="no SQL statement to run"):
         run(dataset, sql)
 
 
 def test_run_accepts_sql_after_a_comment(dataset: Path) -> None:
-    from handrec.query import run
+    from handrec.dataset.query import run
 
     cols, rows = run(dataset, "-- count them\nselect count(*) as n from files; ")
     assert cols == ["n"] and rows == [(3,)]

@@ -1,4 +1,4 @@
-"""The HTML hand-record booklet (handrec.render).
+"""The HTML hand-record booklet (handrec.booklet.html).
 
 The page is parsed back with the stdlib ``html.parser`` through the stable
 hooks the template promises (``article.board``, ``div.hand[data-seat]``,
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from handrec import render
+from handrec.booklet import html as render
+from handrec.booklet.html import BOARDS_PER_PAGE, board_view, render_html, write_booklet
 from handrec.model import ALL_CARDS, Board, Card, Deal, Origin, Seat, Tag, Vulnerability
-from handrec.render import BOARDS_PER_PAGE, board_view, render_html, write_booklet
 
 # North holds KQJ84.A6.KQ5.J73 (16 HCP); East has a ten-heavy hand.
 DEAL_A = "N:KQJ84.A6.KQ5.J73 T7.KQ.AJ9832.Q64 A932.T9832.T4.A5 65.J754.76.KT982"

@@ -1,4 +1,4 @@
-"""The PDF booklet (handrec.render_pdf): Typst source from Jinja2, compiled by the typst package.
+"""The PDF booklet (handrec.booklet.pdf): Typst source from Jinja2, compiled by the typst package.
 
 The PDF is read back with pypdf: what these tests check is the text a
 reader of the page sees (cards, board numbers, dealer, vulnerability, par),
@@ -17,11 +17,9 @@ from pathlib import Path
 import pypdf  # the dev extra
 import pytest
 
-from handrec import dd
-from handrec import render_pdf as rp
-from handrec.model import ALL_CARDS, Board, Deal, Hand, Origin, Rank, Seat, Suit, Tag, Vulnerability
-from handrec.render import BookletSummary
-from handrec.render_pdf import (
+from handrec.booklet import pdf as rp
+from handrec.booklet.html import BookletSummary
+from handrec.booklet.pdf import (
     LAYOUTS,
     booklet_data,
     compile_typst,
@@ -30,6 +28,8 @@ from handrec.render_pdf import (
     typst_value,
     write_pdf,
 )
+from handrec.dd import solver as dd
+from handrec.model import ALL_CARDS, Board, Deal, Hand, Origin, Rank, Seat, Suit, Tag, Vulnerability
 
 SEATS = "NESW"
 SUIT_SIGNS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
@@ -338,7 +338,7 @@ def test_dd_requested_without_endplay(boards32: list[Board], monkeypatch: pytest
 def test_dd_solved_with_endplay(corpus_dir: Path) -> None:
     """Two deals solved for real (skipped without endplay), compared with the file's own table."""
     pytest.importorskip("endplay")
-    from handrec.reader import read
+    from handrec.formats.dispatch import read
 
     dd.clear_cache()
     src = list(read(corpus_dir / "pbn" / "bridgecomposer_club_handrecord_dd_crlf.pbn"))[:2]
@@ -364,7 +364,7 @@ def test_byte_identical(boards32: list[Board], tmp_path: Path) -> None:
     assert a == b
     # In a fresh process too (no state carried between compiles).
     code = (
-        "import sys, pickle; from handrec.render_pdf import render_pdf;"
+        "import sys, pickle; from handrec.booklet.pdf import render_pdf;"
         "boards = pickle.loads(sys.stdin.buffer.read()); sys.stdout.buffer.write(render_pdf(boards))"
     )
     import pickle
@@ -402,7 +402,7 @@ def test_write_pdf_atomic(boards32: list[Board], tmp_path: Path) -> None:
 
 def test_corpus_booklet(corpus_dir: Path) -> None:
     """A real BridgeComposer file: 36 boards, DD from its tags, every board's cards once."""
-    from handrec.reader import read
+    from handrec.formats.dispatch import read
 
     boards = list(read(corpus_dir / "pbn" / "bridgecomposer_club_handrecord_dd_crlf.pbn"))
     pdf, warnings = compile_typst(render_typst_source(boards, per_page=8, paper="letter"))

@@ -324,7 +324,7 @@ def test_T104_speaks_the_files_words() -> None:
     """PBN writes All (PBN 2.1 §3.4.10) where handrec's tables say Both; LIN's sv|b| is Both."""
     import io
 
-    from handrec.reader import read
+    from handrec.formats.dispatch import read
 
     (b,) = read(io.StringIO('[Board "1"]\n[Vulnerable "All"]\n'))
     assert [d.message for d in replay(b).diagnostics] == ["Vulnerable All but board 1 is None"]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from handrec.formats.dispatch import read
 from handrec.generate import generate_boards
 from handrec.model import (
     Auction,
@@ -28,7 +29,6 @@ from handrec.model import (
     Play,
     Seat,
 )
-from handrec.reader import read
 from handrec.rules import auction as auction_rules
 from handrec.rules import board as board_rules
 from handrec.rules import play as play_rules
@@ -36,7 +36,7 @@ from handrec.rules import replay as replay_rules
 from handrec.rules.auction import replay_auction
 from handrec.rules.board import check_deal
 from handrec.rules.play import Trick, replay_play
-from handrec.validator import Analysis, analyse
+from handrec.rules.validator import Analysis, analyse
 
 SAMPLE_DATA = Path(__file__).parents[2] / "sample_data"
 

@@ -17,10 +17,10 @@ import pypdf
 import pytest
 from typer.testing import CliRunner
 
-from handrec import render_pdf as rp
+from handrec.booklet import pdf as rp
+from handrec.booklet.html import booklet_results, distinct_boards, render_html
 from handrec.cli import app
-from handrec.reader import read
-from handrec.render import booklet_results, distinct_boards, render_html
+from handrec.formats.dispatch import read
 
 DEAL1 = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 DEAL2 = "N:KQJ84.A6.KQ5.J73 T7.KQ.AJ9832.Q64 A932.T9832.T4.A5 65.J754.76.KT982"

@@ -4,8 +4,8 @@ on other dates, so a session that runs past midnight stays one), fouled boards b
 positions (a table row's fault at its element), and ``handrec query`` CSV cells of nested
 values as JSON text.
 
-Each case: ``handrec score`` (:func:`handrec.events.score_event`), ``handrec validate``'s event
-checks (:mod:`handrec.check_scores`) and the SQL views (:mod:`handrec.query`) group alike.
+Each case: ``handrec score`` (:func:`handrec.events.games.score_event`), ``handrec validate``'s event
+checks (:mod:`handrec.events.checks`) and the SQL views (:mod:`handrec.dataset.query`) group alike.
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from handrec.check_scores import check_event, check_pairs
+from handrec.dataset.query import _SESSION_DATE_SQL, connect, csv_value, write_csv
+from handrec.dataset.store import convert
 from handrec.diagnostics import CODES, Code, Severity
-from handrec.events import (
+from handrec.events.checks import check_event, check_pairs
+from handrec.events.games import (
     GameRecord,
     Method,
     TableView,
@@ -31,10 +33,8 @@ from handrec.events import (
     table_view,
     travellers,
 )
+from handrec.formats.pbn.reader import parse_pbn_text
 from handrec.model import Origin, Span, Table
-from handrec.parse.pbn import parse_pbn_text
-from handrec.query import _SESSION_DATE_SQL, connect, csv_value, write_csv
-from handrec.store import convert
 
 A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 B = "N:765.432.AKQJ.T98 T98.765.432.AKQJ AKQJ.T98.765.432 432.AKQJ.T98.765"  # N and S swapped
@@ -372,7 +372,7 @@ def test_total_score_table_fault_is_at_its_element() -> None:
 
 @pytest.mark.skipif(
     "cell_spans" not in getattr(Table, "__dataclass_fields__", {}),
-    reason="needs handrec.model.Table.cell_spans filled by handrec.parse.pbn (the element positions)",
+    reason="needs handrec.model.Table.cell_spans filled by handrec.formats.pbn.reader (the element positions)",
 )
 def test_score_table_fault_of_a_pbn_file_is_at_its_element() -> None:
     t = game(1, 10).split("[North")[0] + (
@@ -467,15 +467,6 @@ def test_csv_cells_of_struct_and_list_are_json(tmp_path: Path) -> None:
     assert csv_value([float("nan"), float("inf")]) == '["nan","inf"]'
 
 
-def _cli_uses_write_csv() -> bool:
-    import inspect
-
-    import handrec.cli
-
-    return "write_csv" in inspect.getsource(handrec.cli)
-
-
-@pytest.mark.skipif(not _cli_uses_write_csv(), reason="needs handrec.cli's query --format csv to call write_csv")
 def test_query_csv_prints_struct_and_list_as_json(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
@@ -498,7 +489,7 @@ def test_a_db_file_with_the_old_views_is_rebuilt(tmp_path: Path) -> None:
     Date is rebuilt by `handrec query DIR --db`, and refused by `handrec query --db` alone."""
     import json
 
-    from handrec.query import QueryError, connect_db, materialise
+    from handrec.dataset.query import QueryError, connect_db, materialise
 
     src = tmp_path / "in"
     src.mkdir()
@@ -538,7 +529,7 @@ MIDNIGHT = [
 def _python_view(rs: list[GameRecord]) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
     """(session, session date, board, score_ns, tables, top, pct_ns) of each result and
     (session, direction, pair, boards, pct) of each ranking row, as handrec score gives them."""
-    from handrec.events import fmt_percent
+    from handrec.events.games import fmt_percent
 
     dates = {name: {r.date for r in g} for name, g in group_sessions(rs)}
     results, ranks = [], []

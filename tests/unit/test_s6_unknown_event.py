@@ -11,8 +11,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from handrec.cli import app
+from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.pbn import dump
 
 runner = CliRunner()
 

@@ -1,15 +1,15 @@
 """Claimed ScorePercentage / ScoreIMP / ScoreMP figures that no scoring can give are reported on
-every game, a board played once included (handrec.check_scores.impossible_claim): S616 at the
+every game, a board played once included (handrec.events.checks.impossible_claim): S616 at the
 tag, once handrec.diagnostics registers it (registered here while it is not), else S609."""
 
 from __future__ import annotations
 
 import pytest
 
-from handrec.check_scores import check_event, impossible_claim, parse_claim
 from handrec.diagnostics import CODES, Code, Severity
-from handrec.events import record
-from handrec.parse.pbn import parse_pbn_text
+from handrec.events.checks import check_event, impossible_claim, parse_claim
+from handrec.events.games import record
+from handrec.formats.pbn.reader import parse_pbn_text
 
 A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 

@@ -1,7 +1,7 @@
 """Cross-IMPs as the Scoring tag says (PBN 2.1 §3.4.12: ``Cross`` summed, ``Cross1`` ÷ the number
 of scores, ``Cross2`` ÷ the comparisons) when ``handrec score`` takes the method from the tags;
 ``-m cross-imp`` keeps bridge-rules.md §8.5 (÷ the comparisons, n - 1).  ``handrec validate``
-(handrec.check_scores) accepts exactly the figures ``handrec score`` prints."""
+(handrec.events.checks) accepts exactly the figures ``handrec score`` prints."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from handrec.check_scores import check_event
-from handrec.events import (
+from handrec.events.checks import check_event
+from handrec.events.games import (
     Cross,
     Entry,
     Method,
@@ -22,8 +22,8 @@ from handrec.events import (
     score_cross,
     score_event,
 )
-from handrec.parse.pbn import parse_pbn_text
-from handrec.scoring.events import ArtificialScore
+from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.scoring.traveller import ArtificialScore
 
 A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 #: bridge-rules.md §8.5 (I09): N-S +620, +620, +170, -100 (N-S vulnerable: 4S=, 4S=, 2S+2, 4S-1)
@@ -137,7 +137,7 @@ def test_artificial_scores_count_three_imps_a_comparison() -> None:
 
 def test_total_score_table_imps_follow_the_scoring_tag() -> None:
     # a TotalScoreTable's TotalIMP of "IMP;Cross" are the summed cross-IMPs (handrec score's totals)
-    from handrec.events import GameRecord, TableView
+    from handrec.events.games import GameRecord, TableView
     from handrec.model import Origin, Span
 
     def checked(scoring: str, first: str) -> list[tuple[str, int, int, str]]:

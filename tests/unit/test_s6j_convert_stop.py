@@ -11,10 +11,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from handrec import store
+from handrec.dataset import store
+from handrec.dataset.store import convert
+from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.pbn import dump
-from handrec.store import convert
 
 
 def two_errors_a_game(games: int, seed: int) -> str:

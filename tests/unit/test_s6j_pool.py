@@ -1,4 +1,4 @@
-"""handrec.validate_run over the pool: diagnostics sent packed by the workers, and a prompt early stop.
+"""handrec.runs.validate over the pool: diagnostics sent packed by the workers, and a prompt early stop.
 
 * A worker sends each board's diagnostics as plain tuples, ``--strict`` already
   applied (the parent's cost per diagnostic is what made ``validate -j2`` slower than
@@ -6,7 +6,7 @@
   diagnostics again.
 * With ``max_errors`` the first task of the run is read in the parent, board by
   board, while the workers read the next ones; once stopped, the workers' tasks
-  are interrupted (:func:`handrec._pool.stop_pool`) instead of waited for.
+  are interrupted (:func:`handrec.runs.pool.stop_pool`) instead of waited for.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 from _reports import summary
 
-import handrec.validate_run as vr
-from handrec._pool import run_stoppable, start_pool, stop_pool
+import handrec.runs.validate as vr
 from handrec.diagnostics import Diagnostic, Severity
+from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.io import FileSource, Input, Limits
-from handrec.pbn import dump
+from handrec.inputs.entries import FileSource, Input, Limits
+from handrec.runs.pool import run_stoppable, start_pool, stop_pool
 
 #: How long the slowed-down worker tasks below wait before reading: far longer than any test here.
 SLOW = 60.0

@@ -11,11 +11,11 @@
 
 from __future__ import annotations
 
-from handrec.check_scores import check_event, check_pairs
-from handrec.events import GameRecord, Method, TableView, method_title, record, render, score_event
+from handrec.events.checks import check_event, check_pairs
+from handrec.events.games import GameRecord, Method, TableView, method_title, record, render, score_event
+from handrec.formats.lin.reader import parse_lin_text
+from handrec.formats.pbn.reader import parse_pbn_text
 from handrec.model import Origin, Span
-from handrec.parse.lin import parse_lin_text
-from handrec.parse.pbn import parse_pbn_text
 
 A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 

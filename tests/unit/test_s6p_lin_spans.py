@@ -4,9 +4,9 @@ pair, so that C503/C507 point at the item (1-based columns), never at column 0."
 
 from __future__ import annotations
 
+from handrec.formats.lin.reader import parse_lin_text
 from handrec.model import Span
-from handrec.parse.lin import parse_lin_text
-from handrec.validator import analyse
+from handrec.rules.validator import analyse
 
 DEAL = "3S85HKJ6DKQ2CT9872,ST9742H95DJ54CQ53,SAKQJ63HAQ3DA7CKJ,SHT8742DT9863CA64"
 AUCTION = "mb|1S|mb|p|mb|2C|mb|p|mb|3N|mb|p|mb|p|mb|p|"

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import io
 
+from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.formats.pbn.values import dump
 from handrec.model import Board, Note
-from handrec.parse.pbn import parse_pbn_text
-from handrec.pbn import dump
-from handrec.validator import analyse
+from handrec.rules.validator import analyse
 
 HEAD = (
     '[Event "x"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'

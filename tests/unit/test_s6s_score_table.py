@@ -9,10 +9,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from handrec.check_scores import check_event
 from handrec.cli import app
-from handrec.events import Method, record, score_event
-from handrec.parse.pbn import parse_pbn_text
+from handrec.events.checks import check_event
+from handrec.events.games import Method, record, score_event
+from handrec.formats.pbn.reader import parse_pbn_text
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 

@@ -1,4 +1,4 @@
-"""The session rule (handrec.events.dated, the SQL views of handrec.query): an event's known
+"""The session rule (handrec.events.games.dated, the SQL views of handrec.dataset.query): an event's known
 dates, in order; a date joins the session of the date just before it unless the two conflict,
 at least two board numbers that both dates have played with different deals on the two dates.
 
@@ -15,12 +15,12 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from handrec.check_scores import check_event, check_pairs
 from handrec.cli import app
-from handrec.events import GameRecord, Method, group_sessions, record, score_event
-from handrec.parse.pbn import parse_pbn_text
-from handrec.query import connect
-from handrec.store import convert
+from handrec.dataset.query import connect
+from handrec.dataset.store import convert
+from handrec.events.checks import check_event, check_pairs
+from handrec.events.games import GameRecord, Method, group_sessions, record, score_event
+from handrec.formats.pbn.reader import parse_pbn_text
 
 _A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 _ROT = _A[2:].split()

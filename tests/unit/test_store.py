@@ -18,12 +18,12 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec import __version__
-from handrec.arrow import SCHEMA_VERSION
 from handrec.cli import app
+from handrec.dataset.store import WORK_DIR, convert
+from handrec.dataset.tables import SCHEMA_VERSION
+from handrec.formats.lin.writer import dump as lin_dump
+from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.lin import dump as lin_dump
-from handrec.pbn import dump as pbn_dump
-from handrec.store import WORK_DIR, convert
 
 TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
 
@@ -186,7 +186,7 @@ def test_an_interrupted_update_keeps_the_old_dataset(inputs: Path, tmp_path: Pat
 _KILLED_RUN = """
 import sys, time
 from pathlib import Path
-from handrec.store import convert
+from handrec.dataset.store import convert
 
 def hook(n):
     if n == 3:
@@ -368,7 +368,7 @@ def test_pair_playing_a_board_twice_is_reported_as_validate_does(tmp_path: Path)
 
 def test_claimed_figures_past_the_memory_bound_are_said_not_checked(tmp_path: Path, monkeypatch) -> None:
     """An input too long to keep its records for the event checks gets one S610 note, not silence."""
-    import handrec.store as store
+    import handrec.dataset.store as store
 
     src = tmp_path / "in"
     src.mkdir()
@@ -440,7 +440,7 @@ def test_a_bug_while_analysing_a_board_is_f015_and_the_run_goes_on(
 ) -> None:
     """A failure of handrec itself on one board (not an input fault) ends that input's reading with
     F015, as validate reports it: the boards before it are kept, the other inputs are read."""
-    import handrec.store as store
+    import handrec.dataset.store as store
 
     src = tmp_path / "in"
     src.mkdir()

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from handrec.parse.pbn import parse_pbn_text
-from handrec.validator import validate
+from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.rules.validator import validate
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 

@@ -1,4 +1,4 @@
-"""handrec.validate_run: parts of a PBN file read apart give the whole file; reports the same whatever ``jobs``."""
+"""handrec.runs.validate: parts of a PBN file read apart give the whole file; reports the same whatever ``jobs``."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from _reports import summary
 
-import handrec.validate_run as vr
-import handrec.validator
-from handrec.check_scores import EventChecker
-from handrec.events import record
+import handrec.rules.validator
+import handrec.runs.validate as vr
+from handrec.events.checks import EventChecker
+from handrec.events.games import record
+from handrec.formats.dispatch import read, read_input
+from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.io import FileSource, Input, Limits
-from handrec.pbn import dump
-from handrec.reader import read, read_input
-from handrec.validator import analyse
+from handrec.inputs.entries import FileSource, Input, Limits
+from handrec.rules.validator import analyse
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Small limits, so that the damaged file below has long lines (F013) and a game too big to parse (F016).
@@ -295,7 +295,9 @@ def test_a_bug_is_f015_at_the_same_board_whatever_the_jobs(damaged: Path, monkey
             raise RuntimeError("boom")
         return analyse(board)
 
-    monkeypatch.setattr(handrec.validator, "analyse", analyse_400)  # before the pool forks: the workers have it too
+    monkeypatch.setattr(
+        handrec.rules.validator, "analyse", analyse_400
+    )  # before the pool forks: the workers have it too
     paths = [damaged, ROOT / "sample_data" / "club_session.pbn"]
     one = summary(list(vr.validate_paths(paths, jobs=1, limits=LIMITS)))
     two = summary(list(vr.validate_paths(paths, jobs=2, limits=LIMITS, pool_bytes=0, part_bytes=20_000)))

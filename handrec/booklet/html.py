@@ -16,7 +16,7 @@ inside 12 mm margins, each with its double-dummy grid and par when known
 (:func:`dd_view`).  A board recorded by several games is shown once
 (:func:`distinct_boards`); their results make the results pages
 (:func:`booklet_results`: travellers and rankings computed by
-:mod:`handrec.events`, shared with the PDF booklet).  Input text (event names, tags) only ever reaches
+:mod:`handrec.events.games`, shared with the PDF booklet).  Input text (event names, tags) only ever reaches
 the page as escaped template *data*; templates are never built from it.
 
 >>> from handrec.model import Board, Deal, Origin, Seat, Vulnerability
@@ -40,10 +40,10 @@ from typing import Any
 
 import jinja2
 
-from handrec import dd as ddmod
 from handrec._resources import templates_dir
-from handrec.check_scores import check_event
-from handrec.events import (
+from handrec.dd import solver as ddmod
+from handrec.events.checks import check_event
+from handrec.events.games import (
     Cross,
     Method,
     cross_for,
@@ -125,7 +125,7 @@ _DD_DASH = "\u2013"
 
 
 def dd_view(info: Any) -> tuple[list[Any] | None, dict[str, Any] | None]:
-    """A :class:`handrec.dd.BoardDD` as printed: the grid (rows of seat letter and five cells for
+    """A :class:`handrec.dd.solver.BoardDD` as printed: the grid (rows of seat letter and five cells for
     NT, S, H, D, C: the level made, or a dash below seven tricks; declarers N, S, E, W) and the
     par (``score`` label, ``passed_out``, ``contracts``: level, strain key, doubled, declarer,
     result; ``text``: a ParContract value kept as written).  ``(None, None)`` for ``None``."""
@@ -253,7 +253,7 @@ def render_html(
 
     ``dd``: ``None`` shows the double-dummy grid and par the boards' tags
     give, ``True`` also solves the other complete deals (endplay; without it
-    a note says so once), ``False`` shows none (:func:`handrec.dd.boards_dd`).
+    a note says so once), ``False`` shows none (:func:`handrec.dd.solver.boards_dd`).
     ``results``: ``None`` (default) adds the results (travellers and
     rankings, :func:`booklet_results`) when the input has any, ``False``
     never; the claimed-figure diagnostics are appended to ``diagnostics``.
@@ -480,7 +480,7 @@ def _display_date(value: str | None) -> str | None:
 #: Law 12C2 artificial adjusted scores as a traveller prints them.
 _ARTIFICIAL_TEXT = {"AVERAGE_PLUS": "Avg+", "AVERAGE": "Avg", "AVERAGE_MINUS": "Avg\u2212"}
 _MINUS = "\u2212"
-#: Codes of the claimed-figure checks (handrec.check_scores) whose rows a results page marks:
+#: Codes of the claimed-figure checks (handrec.events.checks) whose rows a results page marks:
 #: a figure that differs from handrec's (S611: a ScoreTable percentage by another formula).
 _CLAIM_CODES = ("S603", "S604", "S605", "S607", "S608", "S611", "S616")
 #: A traveller up to this wide (:func:`_traveller_width`) fits half an A4 or Letter page in the PDF,
@@ -602,7 +602,7 @@ _METHOD_LABELS = {
     "cross-imp": "Cross-IMPs (average over the comparisons)",
     "imp": "Teams: IMPs between the Open and Closed rooms",
 }
-#: Cross-IMPs as the Scoring tag divides them (handrec.events.Cross): ``Cross``, ``Cross1``, ``Cross2``.
+#: Cross-IMPs as the Scoring tag divides them (handrec.events.games.Cross): ``Cross``, ``Cross1``, ``Cross2``.
 _CROSS_LABELS = {
     Cross.SUM: "Cross-IMPs (summed over the comparisons)",
     Cross.SCORES: "Cross-IMPs (divided by the number of results)",
@@ -810,10 +810,10 @@ def booklet_results(boards: Iterable[Board]) -> tuple[dict[str, Any] | None, lis
     Results exist when a board has a ScoreTable with scores, several scored
     games (same Event, board and deal: PBN travellers as games, LIN rooms),
     or an Open and a Closed room of a teams match.  Everything is computed by
-    :mod:`handrec.events` (travellers, matchpoints with Neuberg, Butler or
+    :mod:`handrec.events.games` (travellers, matchpoints with Neuberg, Butler or
     cross-IMPs as the Scoring tag says, teams IMPs, rankings), never copied
     from the file; the file's own figures are checked with
-    :func:`handrec.check_scores.check_event` (S603-S609, S611) and a traveller
+    :func:`handrec.events.checks.check_event` (S603-S609, S611) and a traveller
     or ranking row they disagree with is flagged.  The ranking is the
     TotalScoreTable when the file has one, else computed.
 
@@ -833,7 +833,7 @@ def booklet_results(boards: Iterable[Board]) -> tuple[dict[str, Any] | None, lis
 
 
 def no_results_reason(recs: Sequence[Any]) -> str:
-    """Why records (:func:`handrec.events.record`) give no results pages, for a director.
+    """Why records (:func:`handrec.events.games.record`) give no results pages, for a director.
 
     >>> from handrec.model import Origin
     >>> no_results_reason([record(Board(origin=Origin("t.pbn"), number=1))])
@@ -859,7 +859,7 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
     games_flags, row_flags = flagged
 
     events = []
-    for name, ev in group_sessions(recs):  # the sessions handrec.events.score_event scores
+    for name, ev in group_sessions(recs):  # the sessions handrec.events.games.score_event scores
         team_boards, team_rankings, team_notes = score_teams(ev)
         if team_boards:
             method = Method.IMP

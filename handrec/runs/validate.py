@@ -2,13 +2,13 @@
 
 :func:`validate_paths` lists the inputs under some paths (files, folders,
 zip and tar archives, compressed files, ``-`` for standard input: see
-:func:`handrec.io.iter_entries`), reads every board, replays it against the
-Laws and the scorer (:func:`handrec.validator.analyse`: deal, auction, play,
+:func:`handrec.inputs.entries.iter_entries`), reads every board, replays it against the
+Laws and the scorer (:func:`handrec.rules.validator.analyse`: deal, auction, play,
 contract, result, score), checks the figures each input claims about its
-event (:class:`handrec.check_scores.EventChecker`: ScoreMP, ScoreIMP,
+event (:class:`handrec.events.checks.EventChecker`: ScoreMP, ScoreIMP,
 ScorePercentage, ScoreRubber, ScoreTable, TotalScoreTable, S603-S609; a pair
 playing a board twice, S612 / Law 15A), optionally the double-dummy values
-(:func:`handrec.dd.check_boards`, D210-D213), and yields one
+(:func:`handrec.dd.solver.check_boards`, D210-D213), and yields one
 :class:`InputReport` per input, in input order: exactly what ``handrec
 validate`` prints, the same whatever ``jobs``.
 
@@ -16,7 +16,7 @@ validate`` prints, the same whatever ``jobs``.
 inputs are few and small (under ``pool_bytes`` in all, or a single input
 that is not split), everything runs here, board by board, as a stream:
 stopping early (``max_errors``) reads no further.  Otherwise a process pool
-(:func:`handrec._pool.start_pool`, the one ``handrec convert`` starts) reads
+(:func:`handrec.runs.pool.start_pool`, the one ``handrec convert`` starts) reads
 the inputs: consecutive small inputs grouped into tasks of about
 ``task_bytes``, and a big PBN or LIN file split into parts (below).  A
 worker sends back, per board, only what this process needs: the board's
@@ -24,7 +24,7 @@ diagnostics (as reported: ``strict`` applied by the worker, and each one a plain
 tuple, which pickles and unpickles several times faster than the dataclass and
 its enum: on a file with a warning on every board, what the parent spent per
 diagnostic made two processes slower than one), its board number and its
-:class:`~handrec.events.GameRecord` (for the event checks, which run here over
+:class:`~handrec.events.games.GameRecord` (for the event checks, which run here over
 all the boards of the input); never the :class:`~handrec.model.Board`.  About ``2 * jobs`` tasks are in flight (once
 more than that are waiting, the oldest is waited for) and their results are
 consumed in input order, so memory stays bounded on a huge archive (beside
@@ -35,15 +35,15 @@ stop early (``max_errors``) reads its first task (whole inputs, or the first
 part of a split file) here, board by board, while the workers read the next
 ones, so that errors at the start stop it as soon as one process would; once
 it has stopped, the workers' tasks are interrupted
-(:func:`handrec._pool.stop_pool`; a forked worker also looks at
+(:func:`handrec.runs.pool.stop_pool`; a forked worker also looks at
 :data:`_stop_event`), not waited for.  Inputs that
 cannot travel to another process (a big member streamed from a tar archive)
 are read here as soon as they are listed, and reported in their turn.
 
 **Parts.**  A plain PBN or LIN file on disk (not compressed, not an
 archive member) over ``part_bytes`` is read in parts, each by one task, with
-the ``part`` parameter of :func:`handrec.parse.pbn.parse_pbn` or
-:func:`handrec.parse.lin.parse_lin`: each part's worker frames the file from
+the ``part`` parameter of :func:`handrec.formats.pbn.reader.parse_pbn` or
+:func:`handrec.formats.lin.reader.parse_lin`: each part's worker frames the file from
 its start to reach its part and builds only the boards that start in it.  A
 PBN file is read as parts of about ``part_bytes`` (a multiple of ``jobs`` of
 them, at most :data:`PARTS_PER_JOB` x ``jobs``), unless its bytes hold
@@ -97,13 +97,13 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, NamedTuple
 
-from handrec import validator
-from handrec._pool import run_stoppable
-from handrec.check_scores import EventChecker
 from handrec.diagnostics import CODES, Diagnostic, Severity, make
-from handrec.events import GameRecord, record
-from handrec.io import CHUNK_BYTES, DEFAULT_LIMITS, FileSource, Input, Limits, close_archives, iter_entries
-from handrec.reader import read_input
+from handrec.events.checks import EventChecker
+from handrec.events.games import GameRecord, record
+from handrec.formats.dispatch import read_input
+from handrec.inputs.entries import CHUNK_BYTES, DEFAULT_LIMITS, FileSource, Input, Limits, close_archives, iter_entries
+from handrec.rules import validator
+from handrec.runs.pool import run_stoppable
 
 __all__ = [
     "Finding",
@@ -724,7 +724,7 @@ class _Reporter:
         self.max_errors = max_errors
         self.dd = None
         if dd:
-            from handrec import dd as ddmod
+            from handrec.dd import solver as ddmod
 
             self.dd = ddmod
         self.dd_progress = dd_progress
@@ -819,10 +819,10 @@ def validate_paths(
 
     ``paths``: files, folders (searched recursively, sorted), zip and tar
     archives, compressed files, ``"-"`` for standard input
-    (:func:`handrec.io.iter_entries`); an entry that cannot be read is a
+    (:func:`handrec.inputs.entries.iter_entries`); an entry that cannot be read is a
     report with ``is_input=False``.  ``jobs``: worker processes (default: all
     cores; 1: none); the reports are the same whatever ``jobs``.  ``limits``:
-    the size limits (:class:`handrec.io.Limits`).  ``strict``: also report
+    the size limits (:class:`handrec.inputs.entries.Limits`).  ``strict``: also report
     what the standard lets readers skip, as warnings at least.
     ``max_errors``: stop at the error that brings the errors to this many,
     counted in input order: its report is the last (its ``stopped`` is set)
@@ -832,7 +832,7 @@ def validate_paths(
     file-level faults); ``boards`` counts the boards read up to that one.  ``dd``: also check the
     double-dummy tables and par the files write (D210-D213; the inputs are
     then read in this process whatever ``jobs``: the solver is the long
-    part, and :func:`handrec.dd.check_boards` runs on the boards of each input);
+    part, and :func:`handrec.dd.solver.check_boards` runs on the boards of each input);
     ``dd_progress(done, total)`` is given to the solver.  ``pool_bytes``,
     ``part_bytes``, ``task_bytes``: when to use the pool, the size of a
     part of a split PBN file (a PBN or LIN file over it is split) and of a
@@ -841,8 +841,8 @@ def validate_paths(
     module doc).
 
     What is checked: every board against the Laws and the scorer
-    (:func:`handrec.validator.analyse`), each input's claimed event figures
-    (:class:`handrec.check_scores.EventChecker`), its file-level faults
+    (:func:`handrec.rules.validator.analyse`), each input's claimed event figures
+    (:class:`handrec.events.checks.EventChecker`), its file-level faults
     (reading, decoding, limits, format: the F codes of
     :mod:`handrec.diagnostics`).  Closing the generator early stops the
     workers.
@@ -869,7 +869,7 @@ def validate_paths(
         if value is not None and value < least:
             raise ValueError(f"{name} must be at least {least}, not {value}")
     if dd:
-        from handrec import dd as ddmod
+        from handrec.dd import solver as ddmod
 
         if not ddmod.solver_available():
             raise ImportError(ddmod.UNAVAILABLE_REASON)
@@ -911,7 +911,7 @@ def _run(
 
             parallel, head = _plan(entries, pool_bytes, bounds)
             if parallel:
-                from handrec._pool import start_pool
+                from handrec.runs.pool import start_pool
 
                 stop = multiprocessing.Event()
                 _stop_event = (stop, os.getpid())  # the workers forked now see it
@@ -935,7 +935,7 @@ def _run(
             if complete:
                 executor.shutdown(wait=True)
             else:  # stopped early, or closed: what the workers are reading is not wanted
-                from handrec._pool import stop_pool
+                from handrec.runs.pool import stop_pool
 
                 stop.set()  # a forked worker drops its task at its next look (and does not start one)
                 stop_pool(executor)  # and every worker is interrupted now

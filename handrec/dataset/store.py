@@ -1,12 +1,12 @@
 """Writing the Parquet dataset that ``handrec convert`` produces: in parallel, incremental, resumable.
 
 **Layout.**  The dataset is a folder with one Parquet file per table of
-:data:`handrec.arrow.SCHEMAS` (``boards.parquet``, ``calls.parquet``,
+:data:`handrec.dataset.tables.SCHEMAS` (``boards.parquet``, ``calls.parquet``,
 ``plays.parquet``, ``diagnostics.parquet``, ``files.parquet``): zstd,
 row groups of :data:`ROW_GROUP_ROWS` rows, dictionary encoding on repeated
 strings (:data:`DICTIONARY_COLUMNS`), and in each file's metadata the
 schema version, the handrec version and the id of the run that wrote it.
-Rows are in *input order* -- the order of :func:`handrec.io.iter_entries`:
+Rows are in *input order* -- the order of :func:`handrec.inputs.entries.iter_entries`:
 arguments as given, folders sorted, archive members in archive order; a
 board's rows in file order -- and ``board_id`` counts the boards from 0 in
 that order.  Every input has one ``files`` row with its ``status``: ``ok``,
@@ -29,14 +29,14 @@ boards, and returns a small summary.  The parent keeps at most
 memory stays about ``jobs x batch_boards`` boards whatever the size of the
 archive (plus, in the parent, a record of a few hundred bytes per input:
 path, hash, counts, row ranges).  A tar member too big to hand to a worker (over
-:attr:`handrec.io.Limits.inline_bytes`) is read in the parent, from the
+:attr:`handrec.inputs.entries.Limits.inline_bytes`) is read in the parent, from the
 archive stream.  A single big file is one task (it is not split: PBN tag
 inheritance runs across its games).
 
 **Claimed figures.**  Besides each board's own faults, an input's claimed
 event figures (ScoreMP, ScorePercentage, ScoreIMP, ScoreTable, TotalScoreTable
 ...: S603-S609) are checked as ``handrec validate`` checks them
-(:func:`handrec.check_scores.check_event` over the input's boards), and
+(:func:`handrec.events.checks.check_event` over the input's boards), and
 land in ``diagnostics`` with the ``board_id`` of the board they are about.
 That needs a small record of every board of the input until its end (about
 600 bytes each), so memory does not grow with one huge input: once an
@@ -44,7 +44,7 @@ input passes :data:`CHECK_BOARDS` boards without any claimed figure, its
 records are dropped and its figures are not checked (an input with claims
 is checked up to :data:`CHECK_BOARDS_WITH_CLAIMS` boards); an input with claims
 that are not checked gets one S610 note in ``diagnostics``.  A pair playing a
-board twice (S612, :func:`handrec.check_scores.check_pairs`) is checked on the
+board twice (S612, :func:`handrec.events.checks.check_pairs`) is checked on the
 same records: on inputs without claims, up to :data:`CHECK_BOARDS` boards.
 
 **Stopping early.**  With ``max_errors`` (``handrec convert --max-errors N``,
@@ -53,7 +53,7 @@ brings the error count to N, counted in input order: the dataset holds the
 inputs up to and including that one, every later input has a ``files``
 row with status ``not_read`` (no rows elsewhere), and the result does not
 depend on ``jobs`` either.  The tasks still running then are interrupted
-(:func:`handrec._pool.stop_pool`), not waited for: their parts stay
+(:func:`handrec.runs.pool.stop_pool`), not waited for: their parts stay
 incomplete in the work folder, which is deleted.  The unit is the input, not the error (unlike
 ``handrec validate --max-errors N``, which stops at the N-th error itself):
 a dataset holds whole inputs, each with one ``files`` row whose counts are
@@ -117,13 +117,12 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from handrec import __version__
-from handrec._pool import run_stoppable, stop_pool
-from handrec._pool import start_pool as _executor  # the pool validate --jobs uses too
-from handrec.arrow import SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
-from handrec.check_scores import check_event, check_pairs
+from handrec.dataset.tables import SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
 from handrec.diagnostics import Diagnostic, Severity, make
-from handrec.events import GameRecord, record
-from handrec.io import (
+from handrec.events.checks import check_event, check_pairs
+from handrec.events.games import GameRecord, record
+from handrec.formats.dispatch import read_input
+from handrec.inputs.entries import (
     DEFAULT_LIMITS,
     Input,
     Limits,
@@ -132,8 +131,9 @@ from handrec.io import (
     iter_entries,
     total_bytes,
 )
-from handrec.reader import read_input
-from handrec.validator import analyse
+from handrec.rules.validator import analyse
+from handrec.runs.pool import run_stoppable, stop_pool
+from handrec.runs.pool import start_pool as _executor  # the pool validate --jobs uses too
 
 __all__ = [
     "ConvertSummary",
@@ -197,7 +197,7 @@ class ConvertSummary:
     ``files``: inputs whose rows are in the dataset (status ``ok`` or
     ``unchanged``); ``unreadable``, ``skipped``, ``unchanged``, ``not_read``:
     inputs by status; ``statuses``: every ``files`` row counted by status
-    (those of :data:`handrec.io.STATUSES` that occur); :attr:`total`: the rows of the
+    (those of :data:`handrec.inputs.entries.STATUSES` that occur); :attr:`total`: the rows of the
     ``files`` table; ``resumed``: inputs taken from an interrupted run's
     work folder (counted under their status); ``stopped``: ``max_errors`` was reached.
     ``boards``, ``errors``, ``warnings``: totals over the whole dataset
@@ -830,7 +830,7 @@ def _tasks(entries: Iterable[Input | Diagnostic], task_bytes: int) -> Iterator[l
 def _refuse_foreign_tables(out: Path) -> None:
     """Refuse to write into ``out`` when it holds a ``{table}.parquet`` (a name of :data:`SCHEMAS`)
     that handrec did not write: not a regular Parquet file, or without ``handrec.schema_version``
-    in its schema metadata (see :func:`handrec.arrow.metadata`).  An empty folder, a handrec
+    in its schema metadata (see :func:`handrec.dataset.tables.metadata`).  An empty folder, a handrec
     dataset (of any version) and other files are fine.
 
     :raises FileExistsError: naming the first such file.
@@ -870,7 +870,7 @@ def convert(
 ) -> ConvertSummary:
     """Read every PBN/LIN input under ``paths`` and write the Parquet dataset to ``out_dir``.
 
-    ``paths``: files, folders, archives (see :func:`handrec.io.iter_entries`);
+    ``paths``: files, folders, archives (see :func:`handrec.inputs.entries.iter_entries`);
     ``jobs``: worker processes (default ``os.cpu_count()``; 1 = none);
     ``resume``: continue an interrupted run from ``out_dir/.handrec-work``;
     ``force``: re-read inputs unchanged since the dataset in ``out_dir``

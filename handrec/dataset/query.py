@@ -38,8 +38,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from handrec import __version__
-from handrec.arrow import SCHEMA_VERSION, SCHEMAS
-from handrec.events import row_score
+from handrec.dataset.tables import SCHEMA_VERSION, SCHEMAS
+from handrec.events.games import row_score
 from handrec.model import ModelError, Vulnerability
 from handrec.scoring.imps import IMP_THRESHOLDS, imps
 
@@ -55,7 +55,7 @@ NO_STATEMENT = "no SQL statement to run (the SQL is empty, or only comments)"
 
 
 def _bridge_score(contract: str | None, declarer: str | None, vulnerable: str | None, tricks: int | None) -> int | None:
-    """SQL ``bridge_score``: :func:`handrec.events.row_score` with the vulnerability as text."""
+    """SQL ``bridge_score``: :func:`handrec.events.games.row_score` with the vulnerability as text."""
     if contract is None or vulnerable is None:
         return None
     try:
@@ -69,7 +69,7 @@ def _imps(diff: float | None) -> int | None:
     return None if diff is None else imps(diff)
 
 
-#: :func:`handrec.events.session_date` in SQL, over the ``date`` column: ``YYYY.MM.DD`` from a
+#: :func:`handrec.events.games.session_date` in SQL, over the ``date`` column: ``YYYY.MM.DD`` from a
 #: date written with ``.``, ``-`` or ``/`` (a time after it ignored), NULL for an unknown date
 #: or a time alone, else the text without the blanks around it.
 _SESSION_DATE_SQL = r"""(CASE
@@ -81,7 +81,7 @@ _SESSION_DATE_SQL = r"""(CASE
 END)"""
 
 #: The dealer and vulnerability of a board by its number (Law 2; bridge-rules.md), for a game
-#: without a Dealer or Vulnerable tag: as :func:`handrec.events.record` completes them.
+#: without a Dealer or Vulnerable tag: as :func:`handrec.events.games.record` completes them.
 _DEALER_SQL = "CASE WHEN board >= 1 THEN ['N', 'E', 'S', 'W'][(board - 1) % 4 + 1] END"
 _VULNERABLE_SQL = (
     "CASE WHEN board >= 1 THEN ['None', 'NS', 'EW', 'Both', 'NS', 'EW', 'Both', 'None', "
@@ -107,8 +107,8 @@ def _imps_sql(d: str) -> str:
 #: comparison); an event is the Event tag, else the file (``event_name``: the Event tag, else
 #: ``<source_file> (no Event tag)``, as ``handrec score`` names events: games of files without
 #: an Event tag are never compared across files); a session is an event on one date
-#: (``session_date`` as :func:`handrec.events.dated` sets it, from
-#: :func:`handrec.events.session_date` of the Date tag, PBN 2.1 §3.4.3, bridge-rules.md §8.3: an
+#: (``session_date`` as :func:`handrec.events.games.dated` sets it, from
+#: :func:`handrec.events.games.session_date` of the Date tag, PBN 2.1 §3.4.3, bridge-rules.md §8.3: an
 #: event's distinct known dates in order; a date joins the session of the date just before it
 #: unless the two conflict, at least two board numbers that both dates have played with
 #: different deals on the two dates (``board_deals``, ``event_dates``: LAG over the dates,
@@ -117,7 +117,7 @@ def _imps_sql(d: str) -> str:
 #: stays one even with one fouled board after midnight; a new week with new deals is a new
 #: session.  A game without a date takes its event's session date when the event has exactly
 #: one session, else NULL; ``session``: its name as ``handrec score`` gives it,
-#: :func:`handrec.events.group_sessions`: the event's name, with `` (date)`` added when the
+#: :func:`handrec.events.games.group_sessions`: the event's name, with `` (date)`` added when the
 #: event has more than one session).  The
 #: Neuberg top is the session's.  The comparison is computed once per distinct score of a
 #: board (``per_score``), then joined back to the games: one sort of the (much smaller)
@@ -130,7 +130,7 @@ WITH games AS (
            {_SESSION_DATE_SQL} AS date_key
     FROM boards
 ), board_deals AS (
-    -- the session rule of handrec.events.dated: the distinct (event, date, board number or
+    -- the session rule of handrec.events.games.dated: the distinct (event, date, board number or
     -- label, deal) of the known dates
     SELECT DISTINCT event_name, date_key, coalesce(CAST(board AS VARCHAR), nullif(trim(board_label), '')) AS board_no,
            deal
@@ -224,7 +224,7 @@ FROM scored JOIN scaled USING (board_key, score_ns)
 #: ``event_name`` and ``session_date`` say which event and date it is.  Teams sessions are left
 #: out: ``handrec score`` scores a session with a teams match (a board of a match, Stage +
 #: HomeTeam + VisitTeam, with one Open-room and one Closed-room result with a score, PBN 2.1
-#: §4.1.7; :func:`handrec.events.method_for`, :func:`handrec.events.score_teams`, which also
+#: §4.1.7; :func:`handrec.events.games.method_for`, :func:`handrec.events.games.score_teams`, which also
 #: tell matches apart by Section and Round) with teams IMPs between the rooms, not matchpoints
 #: (bridge-rules.md §8.2); their games stay in ``travellers``.  Rooms are read as
 #: ``handrec score`` reads them: ``Open`` / ``O``, ``Closed`` / ``C``, in any case.
@@ -242,7 +242,7 @@ WITH per_pair AS (
     WHERE top > 0
 ), teams AS (
     -- the sessions handrec score scores as teams: a board of a match (Stage, HomeTeam,
-    -- VisitTeam) with one Open and one Closed result (handrec.events.score_teams)
+    -- VisitTeam) with one Open and one Closed result (handrec.events.games.score_teams)
     SELECT DISTINCT p.event FROM per_pair p JOIN boards b USING (board_id)
     WHERE p.direction = 'NS' AND lower(trim(p.room)) IN ('open', 'o', 'closed', 'c')
     GROUP BY p.event, p.board_key, b.stage, b.home_team, b.visit_team

@@ -76,6 +76,7 @@ from lark.lexer import Lexer
 
 from handrec._resources import grammar_text
 from handrec.diagnostics import Diagnostic, make
+from handrec.formats._lark import feeder
 from handrec.model import (
     ALL_CARDS,
     Auction,
@@ -97,7 +98,6 @@ from handrec.model import (
     Vulnerability,
     trick_winner,
 )
-from handrec.parse._lark import feeder
 
 __all__ = ["parse_lin", "parse_lin_text", "rs_text"]
 
@@ -179,7 +179,7 @@ def _lalr() -> Lark:
 @functools.cache
 def _parser() -> Callable[[list[Token]], Any]:
     """``parse(tokens_of_one_record)`` giving a ``_Parts``: :func:`_lalr`'s parse, with
-    Lark's parser fed the tokens directly (:func:`handrec.parse._lark.feeder`) when it can be."""
+    Lark's parser fed the tokens directly (:func:`handrec.formats._lark.feeder`) when it can be."""
     lalr = _lalr()
     return feeder(lalr) or lalr.parse
 
@@ -1426,7 +1426,7 @@ def parse_lin(
         after the last deal (F017).
     :param max_board_chars: the largest record read, in characters from the
         start of its first pair to the end of its last one
-        (:attr:`handrec.io.Limits.max_board_bytes`), or None for no limit.
+        (:attr:`handrec.inputs.entries.Limits.max_board_bytes`), or None for no limit.
         A larger record is not held past the limit nor parsed: its pairs are
         dropped as they come (the framing still follows them) and it is
         yielded as a Board with only its origin and an F016 error at its

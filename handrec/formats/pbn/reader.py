@@ -6,7 +6,7 @@ Three stages (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
    are outside a ``{...}`` comment (PBN 2.1 §3; pbn.md §2.2, §18.3-4).  Escape lines (``%``
    in column 1 outside a brace comment, PBN 2.1 §2.4) belong to no game and never end one:
    inside a game they are blanked so that line numbers stay right.  A block with nothing
-   but comments is not a game.  Lines from :meth:`handrec.io.Input.lines` are framed a
+   but comments is not a game.  Lines from :meth:`handrec.inputs.entries.Input.lines` are framed a
    decoded block at a time (:func:`_frame_blocks`: games cut at empty lines in the text,
    no line split) while the blocks hold nothing else to look at.
 2. **Parsing** (``grammars/pbn.lark``): one tree-less Lark LALR parser per process; the
@@ -15,7 +15,7 @@ Three stages (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
    accepts every terminal, so this is what Lark's contextual lexer does, at a third of
    its cost).  Tokens are large (a run of tag pairs, a run of section lines, a comment)
    because Lark costs microseconds per token; callbacks split them and compute every
-   item's position.  The tokens go straight to Lark's LALR parser state (:func:`handrec.parse._lark.feeder`),
+   item's position.  The tokens go straight to Lark's LALR parser state (:func:`handrec.formats._lark.feeder`),
    past ``Lark.parse``'s per-call front end.
 3. **Building** (:class:`_BoardBuilder`): ``#``/``##`` tag inheritance across the games of
    one file (PBN 2.1 §4.8), typed values (Board, Dealer, Vulnerable, Deal, Contract,
@@ -24,7 +24,7 @@ Three stages (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
 
 Nothing here raises on bad input: faults become :class:`handrec.diagnostics.Diagnostic`
 records on the board, or in ``file_diagnostics`` for file-level faults.  Beyond the typed
-Board fields, every tag value is checked against its PBN form (:data:`handrec.pbn.TAGS`:
+Board fields, every tag value is checked against its PBN form (:data:`handrec.formats.pbn.values.TAGS`:
 T121; an unknown tag is T120, shown only by ``validate --strict``; a known tag written in
 the wrong case T122), tables (PBN 2.1 §5) are read into :class:`~handrec.model.Table`
 rows and checked by column (T123-T125), comments keep where they stand
@@ -51,7 +51,21 @@ from lark.lexer import Lexer
 
 from handrec._resources import grammar_text
 from handrec.diagnostics import Diagnostic, make
-from handrec.io import LineStream
+from handrec.formats._lark import feeder
+from handrec.formats.pbn.values import (
+    MTS_ORDER,
+    TABLES,
+    TAG_NAMES_FOLDED,
+    TAGS,
+    TRUMP_UNKNOWN,
+    TagValueError,
+    best_known,
+    parse_columns,
+    play_trump,
+    rubber_vulnerability,
+    typed_cell,
+)
+from handrec.inputs.entries import LineStream
 from handrec.model import (
     ALL_CARDS,
     Auction,
@@ -75,20 +89,6 @@ from handrec.model import (
     Table,
     Tag,
     Vulnerability,
-)
-from handrec.parse._lark import feeder
-from handrec.pbn import (
-    MTS_ORDER,
-    TABLES,
-    TAG_NAMES_FOLDED,
-    TAGS,
-    TRUMP_UNKNOWN,
-    TagValueError,
-    best_known,
-    parse_columns,
-    play_trump,
-    rubber_vulnerability,
-    typed_cell,
 )
 
 __all__ = ["parse_pbn", "parse_pbn_text"]
@@ -124,7 +124,7 @@ def parse_pbn(
         ``#``/``##`` inheritance (PBN 2.1 §4.8) carries across the games of one call.
 
     :param max_board_chars: the largest game read, in characters (its lines joined by line
-        ends; :attr:`handrec.io.Limits.max_board_bytes`), or None for no limit.  A
+        ends; :attr:`handrec.inputs.entries.Limits.max_board_bytes`), or None for no limit.  A
         larger game is not kept in memory past the limit nor parsed: it is yielded as a
         Board with only its origin and an F016 error at its first line, and the reading
         goes on at the next game.
@@ -406,7 +406,7 @@ _CARRY_MAX = 1 << 16
 
 
 def _lines_of(item: str | Iterator[str]) -> Iterable[str]:
-    """The lines of an item of :attr:`handrec.io.LineStream.items`."""
+    """The lines of an item of :attr:`handrec.inputs.entries.LineStream.items`."""
     return item.split("\n") if type(item) is str else item
 
 
@@ -425,7 +425,7 @@ def _plain_block(text: str) -> bool:
 def _frame_blocks(
     items: Iterator[str | Iterator[str]], state: _FrameState, max_chars: int | None = None
 ) -> Iterator[tuple[int, int, str | None, tuple[int, int] | None]]:
-    """:func:`_frame` for the items of a :class:`handrec.io.LineStream` (a decoded block of
+    """:func:`_frame` for the items of a :class:`handrec.inputs.entries.LineStream` (a decoded block of
     whole lines as one text, or an iterator of lines): the same games, found in the text
     of a plain block (:func:`_plain_block`) at once, without splitting it into lines.
 
@@ -1013,7 +1013,7 @@ _PARSER: tuple[Lark, _Scanner] | None = None
 
 def _parser() -> tuple[Lark, _Scanner]:
     """The process-wide PBN game parser and its scanner, built on first use; the scanner's
-    ``parse`` runs that parser on the tokens it gives (see :func:`handrec.parse._lark.feeder`)."""
+    ``parse`` runs that parser on the tokens it gives (see :func:`handrec.formats._lark.feeder`)."""
     global _PARSER
     if _PARSER is None:
         grammar = grammar_text("pbn")
@@ -1656,7 +1656,7 @@ def _read_misplaced(free: dict[int, Note], index: int, span: Span, issues: list[
     return note
 
 
-#: The trump for the play lines (shared with the writer: :func:`handrec.pbn.play_trump`).
+#: The trump for the play lines (shared with the writer: :func:`handrec.formats.pbn.values.play_trump`).
 _trump = play_trump
 _TRUMP_UNKNOWN = TRUMP_UNKNOWN
 _best_known = best_known
@@ -1914,7 +1914,7 @@ _COLUMNS: dict[str, tuple[tuple[Any, ...], list[tuple[str, str]]]] = {}
 
 
 def _columns(value: str) -> tuple[tuple[Any, ...], list[tuple[str, str]]]:
-    """:func:`handrec.pbn.parse_columns`, remembered (its results are not changed)."""
+    """:func:`handrec.formats.pbn.values.parse_columns`, remembered (its results are not changed)."""
     got = _COLUMNS.get(value)
     if got is None:
         got = parse_columns(value)
@@ -2757,7 +2757,7 @@ def _play(
 
 
 def _winner(played: list[Card], trump: Suit | None) -> int:
-    """:func:`handrec.pbn.best_known` for a trick of four known cards, unrolled."""
+    """:func:`handrec.formats.pbn.values.best_known` for a trick of four known cards, unrolled."""
     c0, c1, c2, c3 = played
     best = 0
     suit = c0.suit

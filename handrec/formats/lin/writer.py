@@ -43,6 +43,7 @@ from collections.abc import Iterable, MutableMapping
 from dataclasses import replace
 from typing import TextIO
 
+from handrec.formats.lin.reader import rs_text
 from handrec.model import (
     SUITS_HIGH_FIRST,
     Board,
@@ -54,7 +55,6 @@ from handrec.model import (
     Strain,
     Tag,
 )
-from handrec.parse.lin import rs_text
 from handrec.rules.replay import replay
 
 __all__ = ["dump", "dumps", "for_pbn", "pbn_losses"]
@@ -374,7 +374,7 @@ def dump(boards: Iterable[Board], file: TextIO, *, dropped: Dropped | None = Non
 
 
 def for_pbn(board: Board) -> Board:
-    """A board read from LIN, made ready for the PBN writer (:mod:`handrec.pbn`).
+    """A board read from LIN, made ready for the PBN writer (:mod:`handrec.formats.pbn.values`).
 
     LIN gives the play in play order without an opening leader, and no
     Contract or Declarer (the auction gives them) nor, without a claim or
@@ -405,7 +405,7 @@ def for_pbn(board: Board) -> Board:
 
 
 def pbn_losses(board: Board) -> list[str]:
-    """What of ``board`` PBN cannot hold (see :mod:`handrec.pbn`): LIN
+    """What of ``board`` PBN cannot hold (see :mod:`handrec.formats.pbn.values`): LIN
     commands kept raw (:attr:`Board.extra <handrec.model.Board.extra>`) and
     alert marks (PBN has no alert flag: the writer keeps an alerted call's
     explanation as a note)."""

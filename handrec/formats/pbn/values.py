@@ -6,7 +6,7 @@ Four parts (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
    and §4, the section tags (Auction, Play, Note), the tables of §5 and the de-facto
    extensions of pbn.md §17, each with its group, its source and a parser from the value
    string to a typed value (:class:`TagValueError` when the value is not in PBN form).
-   The reader (:mod:`handrec.parse.pbn`) uses them to check values (T121).
+   The reader (:mod:`handrec.formats.pbn.reader`) uses them to check values (T121).
 2. **Tables** (:data:`TABLES`, :func:`parse_columns`, :func:`typed_cell`,
    :func:`table_records`): the predefined columns of the eight tables of PBN 2.1 §5 with
    a converter for each, and the header grammar ``[+|-]name[\\width[L|R]]``.
@@ -76,7 +76,7 @@ from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any, NamedTuple, TextIO
 
-from handrec.dd import DD_SEATS, DD_STRAINS, DDError, DDTable
+from handrec.dd.solver import DD_SEATS, DD_STRAINS, DDError, DDTable
 from handrec.model import (
     Auction,
     Board,
@@ -100,7 +100,7 @@ from handrec.model import (
     sided_parts,
     trick_winner,
 )
-from handrec.scoring.events import MAX_MULTIPLICITY
+from handrec.scoring.traveller import MAX_MULTIPLICITY
 
 __all__ = [
     "MTS_ORDER",
@@ -413,7 +413,7 @@ _DD_DIGITS = {ch: int(ch, 16) for ch in "0123456789abcdABCD"}
 
 
 def _double_dummy(v: str) -> dict[tuple[Seat, Strain], int]:
-    """DoubleDummyTricks (pbn.md §17), read by :meth:`handrec.dd.DDTable.parse_hex`
+    """DoubleDummyTricks (pbn.md §17), read by :meth:`handrec.dd.solver.DDTable.parse_hex`
     (20 digits 0-d are read here directly, to the same mapping: a hand record has one)."""
     t = v.strip()
     if len(t) == 20:
@@ -428,7 +428,7 @@ def _double_dummy(v: str) -> dict[tuple[Seat, Strain], int]:
 
 
 def _ability(v: str) -> dict[tuple[Seat, Strain], int]:
-    """Ability (Big Deal, pbn.md §17), read by :meth:`handrec.dd.DDTable.parse_ability`."""
+    """Ability (Big Deal, pbn.md §17), read by :meth:`handrec.dd.solver.DDTable.parse_ability`."""
     try:
         return _dd_mapping(DDTable.parse_ability(v))
     except DDError:

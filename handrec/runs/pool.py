@@ -1,7 +1,7 @@
 """Starting the local process pool that ``handrec convert`` and ``handrec validate`` share.
 
 A module of its own so that ``validate`` gets the pool without importing
-:mod:`handrec.store` (pyarrow); :func:`handrec.store.convert` uses the same
+:mod:`handrec.dataset.store` (pyarrow); :func:`handrec.dataset.store.convert` uses the same
 function.
 """
 

@@ -34,7 +34,7 @@ being held in memory (F013), the following lines keep their numbers; a
 board (a PBN game, a LIN record) over :attr:`Limits.max_board_bytes` is not
 parsed: the parsers keep none of its text past the limit, report it (F016)
 and go on at the next board (the limit reaches them through
-:func:`handrec.reader.read_input`).  Inside folders, FIFOs, devices and
+:func:`handrec.formats.dispatch.read_input`).  Inside folders, FIFOs, devices and
 sockets are skipped (F014).  Nothing read from an input is ever used as a
 path to write to.
 
@@ -1039,7 +1039,7 @@ def _plain_verdict(
     is none, nor PBN or LIN, is a damaged archive (F001).  Named explicitly
     (or piped), an input whose first bytes are blank is an empty PBN file,
     whatever its name or source: it gets the F018 warning of an empty
-    ``.pbn`` file (:func:`handrec.reader.read` also takes a stream it
+    ``.pbn`` file (:func:`handrec.formats.dispatch.read` also takes a stream it
     cannot tell as PBN).
     """
     fmt = sniff(head, name)
@@ -1508,7 +1508,7 @@ def iter_inputs(
 
 
 #: The status of an entry (an input, or a path or member not read), in the order summaries list
-#: them: the ``status`` column of ``handrec convert``'s ``files`` table (see :mod:`handrec.store`).
+#: them: the ``status`` column of ``handrec convert``'s ``files`` table (see :mod:`handrec.dataset.store`).
 STATUSES = ("ok", "unchanged", "unreadable", "skipped", "not_read")
 #: Codes that mean an entry was refused by policy (status ``skipped``): an unsafe, linked, nested or
 #: too large archive member, a file over a size limit (F008-F010), a FIFO or device in a folder (F014).

@@ -60,7 +60,7 @@ def analyse(board: Board) -> Analysis:
 def validate(board: Board) -> list[Diagnostic]:
     """All diagnostics for one board: reader faults, rule violations, score mismatches.
 
-    >>> from handrec.reader import read
+    >>> from handrec.formats.dispatch import read
     >>> import io
     >>> text = '[Board "1"]\\n[Dealer "E"]\\n'
     >>> [d.code for d in validate(next(read(io.StringIO(text))))]

@@ -1,9 +1,9 @@
 """The streaming reader: paths or file objects in, typed :class:`Board` records out.
 
 One reader feeds every job (validate, convert, booklet): each input is
-decoded line by line (:mod:`handrec.io`), sniffed as PBN or LIN, and handed
-to the matching Lark parser (:mod:`handrec.parse.pbn`,
-:mod:`handrec.parse.lin`), which yields one board at a time.  Memory stays
+decoded line by line (:mod:`handrec.inputs.entries`), sniffed as PBN or LIN, and handed
+to the matching Lark parser (:mod:`handrec.formats.pbn.reader`,
+:mod:`handrec.formats.lin.reader`), which yields one board at a time.  Memory stays
 constant per board whatever the size of the archive.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from handrec.diagnostics import Diagnostic, Severity, make
-from handrec.io import DEFAULT_LIMITS, Input, InputError, decode_lines, iter_inputs, sniff
+from handrec.inputs.entries import DEFAULT_LIMITS, Input, InputError, decode_lines, iter_inputs, sniff
 from handrec.model import Board
 
 __all__ = ["read", "read_input", "iter_inputs", "Input", "InputError"]
@@ -56,8 +56,8 @@ def read_input(
     An input whose format is unknown yields nothing and gets one F004
     error.  A read failure part-way (I/O error) becomes an F001 error after
     the boards already read.  A board larger than the input's
-    :attr:`Limits.max_board_bytes <handrec.io.Limits.max_board_bytes>` is
-    yielded with only an F016 error (see :func:`handrec.parse.pbn.parse_pbn`).
+    :attr:`Limits.max_board_bytes <handrec.inputs.entries.Limits.max_board_bytes>` is
+    yielded with only an F016 error (see :func:`handrec.formats.pbn.reader.parse_pbn`).
     A file read to its end without a single board (empty, or headers and
     comments only) gets an F018 warning.
 
@@ -65,10 +65,10 @@ def read_input(
     F020, F021...); by default ``inp.diagnostics``, beside the reading's
     (F001, F002, F010, F013).  ``part`` (PBN or LIN): ``(start, stop)``
     character offsets, to read one part of a big file (the ``part`` of
-    :func:`handrec.parse.pbn.parse_pbn`, only for a file without ``#``
-    inheritance, and of :func:`handrec.parse.lin.parse_lin`); no F018 then,
+    :func:`handrec.formats.pbn.reader.parse_pbn`, only for a file without ``#``
+    inheritance, and of :func:`handrec.formats.lin.reader.parse_lin`); no F018 then,
     since a part may hold no game (the caller judges the whole file).  ``digest=False``: the bytes are not hashed
-    (``inp.sha256`` stays ``None``; see :meth:`handrec.io.Input.lines`).
+    (``inp.sha256`` stays ``None``; see :meth:`handrec.inputs.entries.Input.lines`).
 
     :raises ValueError: for a ``part`` of an input that is neither PBN nor LIN.
     """
@@ -95,10 +95,10 @@ def read_input(
 
 def _parser(fmt: str):
     if fmt == "pbn":
-        from handrec.parse.pbn import parse_pbn
+        from handrec.formats.pbn.reader import parse_pbn
 
         return parse_pbn
-    from handrec.parse.lin import parse_lin
+    from handrec.formats.lin.reader import parse_lin
 
     return parse_lin
 

@@ -29,7 +29,7 @@ from handrec import __version__
 from handrec.diagnostics import Diagnostic, Severity
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
 from handrec.rules.play import Trick
-from handrec.validator import Analysis, analyse
+from handrec.rules.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row"]
 
@@ -457,7 +457,7 @@ def to_arrow(boards: Iterable[Board]) -> dict[str, pa.Table]:
     :data:`SCHEMAS`); each board is replayed once.
 
     >>> import io
-    >>> from handrec.reader import read
+    >>> from handrec.formats.dispatch import read
     >>> t = to_arrow(read(io.StringIO('[Board "2"]\\n[Dealer "E"]\\n[Vulnerable "NS"]\\n[Contract "4S"]\\n[Declarer "N"]\\n[Result "10"]\\n')))
     >>> t["boards"].select(["board", "contract", "declarer", "result", "score_ns"]).to_pylist()
     [{'board': 2, 'contract': '4S', 'declarer': 'N', 'result': 10, 'score_ns': 620}]

@@ -71,7 +71,10 @@ from handrec.rules.board import check_deal, dealer_for_board, hand_mask, scoring
 from handrec.rules.replay import Replay, replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.duplicate import score_ns
-from handrec.scoring.events import (
+from handrec.scoring.imps import imps
+from handrec.scoring.minibridge import MinibridgeRules, MiniContract, MiniKind, minibridge_score
+from handrec.scoring.rubber import DealResult, Scoresheet, format_scoresheet, score_rubber
+from handrec.scoring.traveller import (
     MAX_MULTIPLICITY,
     ArtificialScore,
     Scale,
@@ -82,9 +85,6 @@ from handrec.scoring.events import (
     teams_imps,
     top,
 )
-from handrec.scoring.imps import imps
-from handrec.scoring.minibridge import MinibridgeRules, MiniContract, MiniKind, minibridge_score
-from handrec.scoring.rubber import DealResult, Scoresheet, format_scoresheet, score_rubber
 
 __all__ = [
     "Method",
@@ -179,7 +179,7 @@ class Cross(enum.StrEnum):
 _CROSS_FIELDS = {"CROSS": Cross.SUM, "CROSS1": Cross.SCORES, "CROSS2": Cross.COMPARISONS}
 
 
-#: Tags whose claimed figures :mod:`handrec.check_scores` compares (PBN 2.1 §4.2).
+#: Tags whose claimed figures :mod:`handrec.events.checks` compares (PBN 2.1 §4.2).
 CLAIM_TAGS = ("ScoreMP", "ScoreIMP", "ScorePercentage", "ScoreRubber")
 #: The supplemental tables event checks read (PBN 2.1 §5.3).
 SCORE_TABLES = ("ScoreTable", "TotalScoreTable")
@@ -751,7 +751,7 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
     )
 
 
-#: Blanks around a Date tag's value: the class of RE2's ``\s``, as in :mod:`handrec.query`'s SQL.
+#: Blanks around a Date tag's value: the class of RE2's ``\s``, as in :mod:`handrec.dataset.query`'s SQL.
 _BLANKS = " \t\n\f\r"
 _DATE_RE = re.compile(r"[ \t\n\f\r]*([0-9]{4})[./-]([0-9]{2})[./-]([0-9]{2})(?:[^0-9]|$)")
 _UNKNOWN_DATE_RE = re.compile(r"[ \t\n\f\r?./-]*|[ \t\n\f\r]*[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t\n\f\r]*")
@@ -765,7 +765,7 @@ def session_date(value: str | None) -> str:
     A date written ``YYYY.MM.DD``, ``YYYY-MM-DD`` or ``YYYY/MM/DD``, with or without a time
     after it (BBO exports write the time of each board), gives ``YYYY.MM.DD``; an unknown
     date (``""``, ``?``, ``????.??.??``) or a time alone gives ``""``; any other text is kept
-    as written (stripped).  The SQL views of :mod:`handrec.query` compute the same key.
+    as written (stripped).  The SQL views of :mod:`handrec.dataset.query` compute the same key.
 
     >>> session_date("2013-11-23 11:22"), session_date("????.??.??"), session_date("2015.09.?")
     ('2013.11.23', '', '2015.09.?')
@@ -1382,7 +1382,7 @@ def score_pairs(
 
 def _split_board_notes(trs: Sequence[Traveller]) -> list[str]:
     """Why a board number has several travellers (one a deal, :func:`travellers`): a fouled
-    board (Law 87, :mod:`handrec.check_scores` S613: different deals in one section, stage and
+    board (Law 87, :mod:`handrec.events.checks` S613: different deals in one section, stage and
     round; S615: the same deal with another dealer or vulnerability; Law 87B scores each form
     of the board apart), or sections, stages or rounds that reuse the number, or games that
     give no deal."""
@@ -1766,7 +1766,7 @@ def dated(recs: Iterable[GameRecord]) -> list[GameRecord]:
     order; a session's date is its first date.  A game without a Date tag takes the date of
     its event's session when the event has exactly one, else it stays undated (an unknown
     date says nothing): a session of its own (:func:`group_sessions`).  The SQL views of
-    :mod:`handrec.query` apply the same rule.  Records are copied only when their date
+    :mod:`handrec.dataset.query` apply the same rule.  Records are copied only when their date
     changes, so the function is idempotent and keeps the order.
     """
     rs = list(recs)

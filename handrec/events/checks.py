@@ -5,10 +5,10 @@ These figures compare a result with the other results of its board (or with
 the deals before it in a rubber), so they can only be checked once every
 board of an input has been read.  The validator streams boards; for each
 input it feeds an :class:`EventChecker` with small per-board records
-(:class:`handrec.events.GameRecord`, one replay per board, shared with the
+(:class:`handrec.events.games.GameRecord`, one replay per board, shared with the
 board checks) and calls :meth:`EventChecker.finish` at the end of the input:
 
->>> from handrec.reader import read
+>>> from handrec.formats.dispatch import read
 >>> import io
 >>> text = '''[Event "Club"]
 ... [Board "1"]
@@ -64,7 +64,7 @@ with the file's value and handrec's):
   sorted column; the percentage against TotalMP / NrBoards on the top per
   board that the other rows share; and, when the event's boards are in the
   input, NrBoards / TotalMP / TotalPercentage / TotalIMP of each pair
-  against the event scored by :mod:`handrec.events` (cross-IMPs summed or divided as
+  against the event scored by :mod:`handrec.events.games` (cross-IMPs summed or divided as
   the Scoring tag's ``Cross``, ``Cross1``, ``Cross2`` say, as ``handrec score`` does).
 * **S609** (warning): a claimed value that cannot be read.
 * **S616**: a claimed ScorePercentage, ScoreIMP or ScoreMP that no scoring can give, checked
@@ -88,10 +88,10 @@ with the file's value and handrec's):
   board twice).  S613-S615 are checked for every input, like S612.
 
 Every comparison stays within a session: the games of one Event tag and one
-session date (:func:`handrec.events.dated`, from
-:func:`handrec.events.session_date` of the Date tag; PBN 2.1 §3.4.3,
+session date (:func:`handrec.events.games.dated`, from
+:func:`handrec.events.games.session_date` of the Date tag; PBN 2.1 §3.4.3,
 bridge-rules.md §8.3), as ``handrec score`` groups them
-(:func:`handrec.events.group_sessions`).  An event's dates, in order, are one
+(:func:`handrec.events.games.group_sessions`).  An event's dates, in order, are one
 session until a date conflicts with the date just before it: at least two board
 numbers that both dates have were played with different deals (a club's weekly
 "Monday Pairs", new deals each week).  A session takes its first date: a session
@@ -120,7 +120,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from handrec.diagnostics import CODES, Diagnostic, make
-from handrec.events import (
+from handrec.events.games import (
     Entry,
     GameRecord,
     Method,
@@ -143,9 +143,9 @@ from handrec.model import Board, Seat, Side, Span, sided_parts
 from handrec.rules.board import dealer_for_board, own_vulnerability, vulnerability_for_board
 from handrec.rules.replay import _PBN_VUL, Replay
 from handrec.scoring.chicago import score_chicago
-from handrec.scoring.events import MAX_MULTIPLICITY, Scale, artificial_mp, matchpoints, top
 from handrec.scoring.imps import imps
 from handrec.scoring.rubber import DealResult, score_rubber
+from handrec.scoring.traveller import MAX_MULTIPLICITY, Scale, artificial_mp, matchpoints, top
 
 __all__ = ["EventChecker", "check_event", "check_pairs", "parse_claim", "agrees", "impossible_claim"]
 
@@ -167,8 +167,8 @@ class EventChecker:
         self.add_record(record(board, rep))
 
     def add_record(self, r: GameRecord) -> None:
-        """Record one game already reduced by :func:`handrec.events.record` (in a worker process,
-        say: a :class:`~handrec.events.GameRecord` pickles, a board need not travel)."""
+        """Record one game already reduced by :func:`handrec.events.games.record` (in a worker process,
+        say: a :class:`~handrec.events.games.GameRecord` pickles, a board need not travel)."""
         self._records.append(r)
         self._wanted = self._wanted or bool(r.claims or r.tables)
 
@@ -402,7 +402,7 @@ def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
     return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code)) if out else []
 
 
-#: The length of a full deal's text (:func:`handrec.events.deal_text`): ``N:`` and four hands of
+#: The length of a full deal's text (:func:`handrec.events.games.deal_text`): ``N:`` and four hands of
 #: 13 cards, each with its three dots, between three spaces.  A fragment (an end position, a
 #: teaching file's single suit, an unknown hand) is shorter.
 _FULL_DEAL_TEXT = 2 + 4 * 16 + 3

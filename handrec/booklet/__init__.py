@@ -1,0 +1,1 @@
+"""Hand-record booklets: board view models, the HTML (Jinja2) and PDF (Typst) renderers, results pages."""

@@ -1,0 +1,21 @@
+"""The ``handrec`` command line: one small module per command, wired to the library.
+
+:mod:`handrec.cli.app` holds the Typer app and the shared options; importing a command's
+module registers it.  Only this package imports typer and rich.
+"""
+
+from __future__ import annotations
+
+from handrec.cli.app import app
+
+# Importing each command's module registers it on ``app``, in the order ``--help`` lists them.
+# isort: off
+from handrec.cli import validate, convert, query, booklet, export, generate, score  # noqa: F401
+# isort: on
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

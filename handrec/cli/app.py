@@ -1,0 +1,188 @@
+"""The ``handrec`` application: the Typer app, the options and output helpers every command shares.
+
+Commands live one per module beside this one and only wire the library together.
+Exit status: 0 clean, 1 when any error diagnostic was found, 2 when an input could not be
+read or the usage is wrong.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from handrec import __version__
+
+app = typer.Typer(
+    name="handrec",
+    help="Validate, convert, query and print contract-bridge records (PBN and LIN).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class DiagFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+class RowFormat(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"handrec {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Validate, convert, query and print contract-bridge records (PBN and LIN)."""
+
+
+PathsArg = Annotated[
+    list[Path],
+    typer.Argument(help="PBN or LIN files (- for standard input), folders (searched recursively) or archives."),
+]
+_SIZES = "a size: 4096, 512K, 16M, 1G"
+MemberSize = Annotated[
+    str, typer.Option("--max-member-size", help=f"Largest archive member or compressed file, decompressed ({_SIZES}).")
+]
+ArchiveSize = Annotated[
+    str, typer.Option("--max-archive-size", help=f"Largest archive, all members decompressed ({_SIZES}).")
+]
+FileSize = Annotated[str, typer.Option("--max-file-size", help=f"Largest plain file read (F010; {_SIZES}).")]
+LineSize = Annotated[
+    str, typer.Option("--max-line-size", help=f"Longest line read; longer ones are cut there (F013; {_SIZES}).")
+]
+BoardSize = Annotated[
+    str,
+    typer.Option(
+        "--max-board-size",
+        help=f"Largest board (PBN game, LIN deal) parsed; larger ones are reported (F016; {_SIZES}).",
+    ),
+]
+
+
+def _limits(member: str, archive: str, file: str, line: str, board: str):
+    """:class:`handrec.inputs.entries.Limits` from the size options; a bad or zero size ends the command (exit 2)."""
+    from handrec.inputs.entries import Limits, parse_size
+
+    values = []
+    for option, text in (
+        ("--max-member-size", member),
+        ("--max-archive-size", archive),
+        ("--max-file-size", file),
+        ("--max-line-size", line),
+        ("--max-board-size", board),
+    ):
+        try:
+            n = parse_size(text)
+        except ValueError as e:
+            typer.echo(f"handrec: {option}: {e}", err=True)
+            raise typer.Exit(2) from None
+        if n < 1:
+            typer.echo(f"handrec: {option} must be at least 1 byte, not {text!r}", err=True)
+            raise typer.Exit(2)
+        values.append(n)
+    return Limits(
+        member_bytes=values[0],
+        archive_bytes=values[1],
+        max_file_bytes=values[2],
+        max_line_bytes=values[3],
+        max_board_bytes=values[4],
+    )
+
+
+def _files_summary(statuses: dict[str, int], note: str = "") -> str:
+    """``N files``: every input and every path or member not read (the rows of convert's ``files``
+    table), then, unless all are ``ok``, how many have each status there: ``4 files (2 ok, 1
+    unreadable, 1 skipped)``.  ``note`` goes after them (``5 files (5 ok; 2 resumed)``)."""
+    from handrec.inputs.entries import STATUSES
+
+    total = sum(statuses.values())
+    parts = [f"{statuses[s]} {s.replace('_', ' ')}" for s in STATUSES if statuses.get(s)]
+    if not note and all(s == "ok" for s, n in statuses.items() if n):
+        return f"{total} files"
+    return f"{total} files ({', '.join(parts)}{'; ' + note if note else ''})"
+
+
+def _unreadable(code: str) -> bool:
+    """Codes meaning an input (or part of it, or of an archive) could not be read: exit status 2."""
+    return code in ("F001", "F004", "F008", "F010", "F013", "F015", "F016")
+
+
+#: Reading faults whose text is not in an exported file as written (dropped or replaced): a syntax
+#: error's text (F003), an unknown token (F006), LIN commands after the last deal (F017), a bad call
+#: (A306) or card (P406, written as an unknown card), a repeated tag or note (T102, T126: the first is
+#: kept).  The others keep the text (T101 values, T124 table elements...) or repair only the form
+#: (F005 closes the comment, F011 drops a stray separator, T105/T122 respell).  The unreadable
+#: codes (:func:`_unreadable`) are listed apart, with exit status 2.
+_NOT_AS_WRITTEN = ("F003", "F006", "F017", "A306", "P406", "T102", "T126")
+
+
+def _not_as_written(d) -> bool:
+    """Whether ``d``, a reading fault, means its text is not in an exported file as written:
+    :data:`_NOT_AS_WRITTEN`, and T128 for a second note reference or suffix of a call or card
+    (one is kept; a bad NAG is kept)."""
+    from handrec.formats.pbn.reader import T128_DROPPED  # the parser's reasons for an annotation it drops
+
+    return d.code in _NOT_AS_WRITTEN or (d.code == "T128" and d.message.endswith(tuple(T128_DROPPED)))
+
+
+_CONTROL = dict.fromkeys([*range(0x20), 0x7F, *range(0x80, 0xA0)])
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\x1b``, ``\\n``): input never drives the terminal
+    nor forges an output line."""
+    if text.isprintable():
+        return text
+    return "".join(repr(c)[1:-1] if ord(c) in _CONTROL else c for c in text)
+
+
+def _progress_bar(label: str):
+    """A ``progress(done, total)`` callback drawing a bar on stderr, or ``None`` when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total if total else width
+        sys.stderr.write(f"\r{label} [{'#' * filled}{' ' * (width - filled)}] {done}/{total} deals")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def _require_solver() -> None:
+    """End the command (exit 2, one line) when ``--dd`` was asked for and the solver (endplay) is missing."""
+    from handrec.dd.solver import solver_available
+
+    if not solver_available():
+        typer.echo("handrec: --dd needs the double-dummy solver: pip install 'handrec[dd]' (adds endplay)", err=True)
+        raise typer.Exit(2)
+
+
+def _nothing_found(paths: list[Path]) -> None:
+    """Say on stderr that ``paths`` held no input at all (a mistyped or empty folder must not pass
+    as a clean run)."""
+    where = ", ".join(_printable(str(p)) for p in paths)
+    typer.echo(
+        f"handrec: no PBN or LIN input found in {where} (inside folders and archives, files that are "
+        "neither, by content or by a .pbn/.lin name, are skipped)",
+        err=True,
+    )

@@ -1,0 +1,148 @@
+"""``handrec booklet``: hand-record booklets (HTML or PDF) with diagrams, HCP, double dummy and results."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from handrec.cli.app import (
+    PathsArg,
+    _printable,
+    _progress_bar,
+    _require_solver,
+    _unreadable,
+    app,
+)
+
+
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
+@app.command()
+def booklet(
+    paths: PathsArg,
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write: .pdf (Typst) or .html.")],
+    title: Annotated[str | None, typer.Option("--title", help="Title (default: the Event tag).")] = None,
+    per_page: Annotated[int, typer.Option("--per-page", help="Boards per page: 1, 2, 4, 6 or 8 (PDF).")] = 8,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper size (PDF).")] = Paper.a4,
+    dd: Annotated[
+        bool | None,
+        typer.Option(
+            "--dd/--no-dd",
+            help="Solve double dummy for deals without a table (needs handrec\\[dd]: without it, exit 2) / show none.",
+        ),
+    ] = None,
+    results: Annotated[
+        bool | None,
+        typer.Option(
+            "--results/--no-results",
+            help="Results pages: travellers with matchpoints or IMPs and the ranking (default: when the input "
+            "has several results of a board, a ScoreTable or two rooms of a teams match).",
+        ),
+    ] = None,
+) -> None:
+    """Print a hand-record booklet: the deals, then the results.
+
+    A diagram shows the hands, dealer, vulnerability, HCP, and the double-dummy
+    table and par where available; a board with part of a deal is drawn with
+    the missing hands marked unknown.  Boards with no deal at all get no
+    diagram (stderr says how many); their results still count.  Then the
+    results pages (travellers scored by handrec, ranking) when the input has
+    them; with --results, stderr says why there are none.  The file's own
+    figures are checked as validate does: each that disagrees with handrec's
+    (S603-S608, S611) or cannot be read (S609) is printed on stderr, and its
+    traveller or ranking row is marked.  When no board has a deal and there
+    are no results, nothing is written and the command exits 1.
+    """
+    from handrec.formats.dispatch import iter_inputs, read_input
+
+    if per_page not in (1, 2, 4, 6, 8):
+        typer.echo("handrec: --per-page must be 1, 2, 4, 6 or 8", err=True)
+        raise typer.Exit(2)
+    suffix = output.suffix.lower()
+    if suffix not in (".pdf", ".html", ".htm"):
+        typer.echo("handrec: --output must end in .pdf or .html", err=True)
+        raise typer.Exit(2)
+    if dd:
+        _require_solver()
+    input_errors: list = []
+    claims: list = []  # the file's own figures checked against handrec's results (S603-S609, S611)
+
+    def boards():
+        for inp in iter_inputs(paths, input_errors):
+            yield from read_input(inp)
+            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+
+    from handrec.booklet.html import BookletSummary, NothingToPrint
+    from handrec.dd.solver import default_cache_dir, set_cache_dir
+
+    progress = _progress_bar("double dummy") if dd else None
+    summary = BookletSummary()
+    previous_cache = set_cache_dir(default_cache_dir())  # solved tables kept for the next run
+    empty = False
+    try:
+        if suffix == ".pdf":
+            from handrec.booklet.pdf import write_pdf
+
+            n = write_pdf(
+                boards(),
+                output,
+                title=title,
+                per_page=per_page,
+                paper=paper.value,
+                dd=dd,
+                results=results,
+                diagnostics=claims,
+                progress=progress,
+                summary=summary,
+                allow_empty=False,
+            )
+        else:
+            from handrec.booklet.html import write_booklet
+
+            n = write_booklet(
+                boards(),
+                output,
+                title=title,
+                dd=dd,
+                results=results,
+                diagnostics=claims,
+                progress=progress,
+                summary=summary,
+                allow_empty=False,
+            )
+    except NothingToPrint:
+        empty = True
+    except OSError as e:
+        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        set_cache_dir(previous_cache)
+    for d in claims:
+        typer.echo(_printable(str(d)), err=True)
+    bad = [d for d in input_errors if _unreadable(d.code)]
+    for d in bad:
+        typer.echo(_printable(str(d)), err=True)
+    if empty:  # nothing written
+        if summary.total == 0:
+            why = "the input has no boards"
+        elif summary.total == 1:
+            why = "the board has no deal"
+        else:
+            why = f"none of the {summary.total} boards has a deal"
+        if summary.total and results is not False:
+            why += " and there are no results"
+        typer.echo(f"handrec: nothing to print: {why}", err=True)
+        raise typer.Exit(2 if bad else 1)
+    if summary.left_out:
+        k = summary.left_out
+        typer.echo(f"handrec: {k} board{'s' if k > 1 else ''} without a deal left out of the diagrams", err=True)
+    if results and summary.no_results:
+        typer.echo(f"handrec: no results to print: {summary.no_results}", err=True)
+    typer.echo(f"{n} boards -> {output}", err=True)
+    raise typer.Exit(2 if bad else 0)

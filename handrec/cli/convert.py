@@ -1,0 +1,178 @@
+"""``handrec convert``: write the inputs as a Parquet dataset (boards, calls, plays, diagnostics, tables)."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from handrec.cli.app import (
+    ArchiveSize,
+    BoardSize,
+    FileSize,
+    LineSize,
+    MemberSize,
+    PathsArg,
+    _files_summary,
+    _limits,
+    _nothing_found,
+    _printable,
+    _unreadable,
+    app,
+)
+
+
+class Engine(StrEnum):
+    local = "local"
+    dask = "dask"
+
+
+@app.command()
+def convert(
+    paths: PathsArg,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Dataset folder to write (created if needed).")],
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue an interrupted run from its work folder (DIR/.handrec-work).")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Re-read every input, also those unchanged since DIR was written.")
+    ] = False,
+    max_member_size: MemberSize = "1G",
+    max_archive_size: ArchiveSize = "4G",
+    max_file_size: FileSize = "4G",
+    max_line_size: LineSize = "1M",
+    max_board_size: BoardSize = "16M",
+    engine: Annotated[
+        Engine, typer.Option("--engine", help="Where the work runs: this machine, or a Dask cluster (handrec\\[dask]).")
+    ] = Engine.local,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="Dask scheduler address, with --engine dask (default: a local cluster of --jobs workers).",
+        ),
+    ] = None,
+    fail_fast: Annotated[
+        bool, typer.Option("--fail-fast", help="Stop reading after the input with the first error.")
+    ] = False,
+    max_errors: Annotated[
+        int | None,
+        typer.Option(
+            "--max-errors",
+            min=1,
+            help="Stop reading after the input that brings the errors to N (huge archives); "
+            "later inputs are listed in the files table with status not_read.",
+        ),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+) -> None:
+    """Convert PBN and LIN files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
+
+    Tables: boards, calls, plays, diagnostics, tables, files.  Inputs unchanged
+    since DIR was written keep their rows without being read again.  With
+    `--fail-fast` or `--max-errors N` the dataset holds the inputs up to the
+    one with the first or the N-th error (in input order, whatever --jobs)
+    and the exit status is 1.
+    """
+    import time
+
+    from handrec.dataset.store import ConvertProgress, SchedulerError
+    from handrec.dataset.store import convert as do_convert
+
+    limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
+    if scheduler is not None and engine is not Engine.dask:
+        typer.echo("handrec: --scheduler goes with --engine dask (it names the Dask cluster to run on)", err=True)
+        raise typer.Exit(2)
+    if output.exists() and not output.is_dir():
+        typer.echo(f"handrec: cannot write {output}: it is a file, not a folder", err=True)
+        raise typer.Exit(2)
+    show = not quiet and sys.stderr.isatty()
+    bar: dict = {}
+    started = time.monotonic()
+
+    def on_progress(p: ConvertProgress) -> None:
+        if not show:
+            return
+        if not bar:  # started only now: the worker processes exist, so no thread is forked
+            from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+            progress = Progress(
+                TextColumn("[bold]converting"),
+                BarColumn(),
+                DownloadColumn(),
+                TextColumn("{task.fields[files]} files, {task.fields[boards]} boards, {task.fields[rate]} boards/s"),
+                TimeRemainingColumn(),
+                transient=True,
+            )
+            progress.start()
+            bar["progress"] = progress
+            bar["task"] = progress.add_task("convert", total=p.bytes_total or None, files=0, boards=0, rate=0)
+        rate = round(p.boards / max(time.monotonic() - started, 1e-3))
+        bar["progress"].update(bar["task"], completed=p.bytes_done, files=p.files, boards=p.boards, rate=rate)
+
+    def stop() -> None:
+        if bar:
+            bar["progress"].stop()
+
+    try:
+        summary = do_convert(
+            paths,
+            output,
+            jobs=jobs,
+            resume=resume,
+            force=force,
+            limits=limits,
+            on_progress=on_progress,
+            engine=engine.value,
+            scheduler=scheduler,
+            max_errors=1 if fail_fast else max_errors,
+        )
+    except (ImportError, SchedulerError) as e:
+        stop()
+        typer.echo(f"handrec: {e}", err=True)
+        raise typer.Exit(2) from None
+    except OSError as e:
+        stop()
+        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        stop()
+        typer.echo("handrec: interrupted; run the same command with --resume to continue", err=True)
+        raise typer.Exit(130) from None
+    stop()
+    if not quiet:
+        files = _files_summary(summary.statuses, f"{summary.resumed} resumed" if summary.resumed else "")
+        typer.echo(
+            f"{files}, {summary.boards} boards, {summary.errors} errors, {summary.warnings} warnings"
+            + (f" -> {output}" if summary.written else ""),
+            err=True,
+        )
+    refused = ("F008", "F009", "F010", "F014")
+    for d in summary.diagnostics:
+        if _unreadable(d.code) or d.code in refused:
+            typer.echo(_printable(str(d)), err=True)
+    bad = summary.unreadable or any(_unreadable(d.code) or d.code in ("F008", "F010") for d in summary.diagnostics)
+    if summary.stopped:
+        why = "--fail-fast" if fail_fast else f"--max-errors {max_errors}"
+        typer.echo(
+            f"handrec: stopped after {summary.errors} error{'s' if summary.errors != 1 else ''} ({why}); "
+            f"{summary.not_read} input{'s' if summary.not_read != 1 else ''} not read "
+            "(status not_read in the files table)",
+            err=True,
+        )
+    if not summary.written:
+        typer.echo(f"handrec: no input was read; the dataset in {_printable(str(output))} is left as it was", err=True)
+    if not summary.statuses:
+        _nothing_found(paths)
+        raise typer.Exit(1)
+    raise typer.Exit(2 if bad else 1 if summary.stopped else 0)
+
+
+#: An argument of ``handrec query`` that can only be an option (SQL starting with a ``--``
+#: comment goes on after it, on another line): ``--name``, ``--name=value``, ``-x``.

@@ -1,0 +1,107 @@
+"""``handrec export``: write the boards read as PBN or LIN."""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from handrec.cli.app import (
+    PathsArg,
+    _not_as_written,
+    _printable,
+    _unreadable,
+    app,
+)
+
+
+class ExportFormat(StrEnum):
+    pbn = "pbn"
+    lin = "lin"
+
+
+@app.command()
+def export(
+    paths: PathsArg,
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write (- for standard output).")],
+    to: Annotated[ExportFormat, typer.Option("--to", help="Format to write.")] = ExportFormat.pbn,
+) -> None:
+    """Write the boards of PBN or LIN inputs as one PBN (export format) or LIN file.
+
+    Boards with a room (Room Open/Closed) become vugraph tables in LIN.  What
+    the output format cannot hold (e.g. Score tags in LIN, LIN alert marks
+    in PBN) is listed on stderr, never dropped silently; so is input text
+    not written as it was read (a syntax error's text, a bad card or
+    call), each fault as `path:line:col: CODE severity: message: not in
+    the output as written`, then a count.  Exit status 1 when some text
+    is not carried over as written (the file is written), 2 when an input
+    could not be read.
+    """
+    from handrec.formats.dispatch import iter_inputs, read_input
+
+    input_errors: list = []
+    not_written: list = []  # reading faults whose text is not in the output as written, in input order
+
+    def boards():
+        for inp in iter_inputs(paths, input_errors):
+            for b in read_input(inp):
+                not_written.extend(d for d in b.diagnostics if _not_as_written(d))
+                yield b
+            not_written.extend(d for d in inp.diagnostics if _not_as_written(d))
+            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+
+    from handrec.formats.lin.writer import dump as lin_dump
+    from handrec.formats.lin.writer import for_pbn, pbn_losses
+    from handrec.formats.pbn.values import dump as pbn_dump
+
+    dropped: dict[str, int] = {}  # what the output format cannot hold: kind -> boards
+
+    def for_pbn_output():
+        for b in boards():
+            b = for_pbn(b)
+            for kind in pbn_losses(b):
+                dropped[kind] = dropped.get(kind, 0) + 1
+            yield b
+
+    def write(f) -> int:
+        if to is ExportFormat.pbn:
+            return pbn_dump(for_pbn_output(), f)
+        return lin_dump(boards(), f, dropped=dropped)
+
+    tmp = output.with_name(f".{output.name}.tmp")
+    try:
+        if str(output) == "-":  # standard output (the reports stay on stderr)
+            n = write(sys.stdout)
+            sys.stdout.flush()
+        else:
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
+                n = write(f)
+            os.replace(tmp, output)
+    except BrokenPipeError:  # standard output closed by the reader (| head): stop quietly, as SIGPIPE would
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(141) from None
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    bad = [d for d in input_errors if _unreadable(d.code)]
+    for d in bad:
+        typer.echo(_printable(str(d)), err=True)
+    if dropped:
+        lost = ", ".join(f"{k} ({v} board{'s' if v > 1 else ''})" for k, v in sorted(dropped.items()))
+        typer.echo(f"handrec: not carried in {to.value.upper()}: {lost}", err=True)
+    for d in not_written:
+        typer.echo(f"{_printable(str(d))}: not in the output as written", err=True)
+    if not_written:
+        k, m = len(not_written), len({(d.path, d.board) for d in not_written if d.board is not None})
+        typer.echo(
+            f"handrec: {k} fault{'s' if k > 1 else ''} above not carried over as written "
+            f"({m} of {n} board{'s' if n > 1 else ''})",
+            err=True,
+        )
+    typer.echo(f"{n} boards -> {'standard output' if str(output) == '-' else output}", err=True)
+    raise typer.Exit(2 if bad else 1 if not_written else 0)

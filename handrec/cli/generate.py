@@ -1,0 +1,53 @@
+"""``handrec generate``: random boards with legal auctions and play, for tests and benchmarks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from handrec.cli.app import (
+    app,
+)
+
+
+@app.command()
+def generate(
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write: .pbn or .lin.")],
+    boards: Annotated[int, typer.Option("--boards", "-n", min=1, help="How many boards.")] = 16,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 1,
+    tables: Annotated[
+        int, typer.Option("--tables", min=1, help="Tables each board is played at (a pairs session: travellers).")
+    ] = 1,
+    event: Annotated[str, typer.Option("--event", help="The Event tag of every board.")] = "handrec generated",
+) -> None:
+    """Write random, fully legal boards (deal, auction, play, result, score) as PBN or LIN.
+
+    With `--tables T` each board is played at T tables, one game per table
+    (N-S pair N1-S1 v E-W pair E1-W1 at table 1...), so the file has
+    travellers to score (`handrec score -m mp`) and results pages to print.
+    """
+    from handrec.generate import generate_boards
+
+    suffix = output.suffix.lower()
+    if suffix not in (".pbn", ".lin"):
+        typer.echo("handrec: --output must end in .pbn or .lin", err=True)
+        raise typer.Exit(2)
+    gen = generate_boards(boards * tables, seed, path=str(output), tables=tables, event=event)
+    try:
+        if suffix == ".pbn":
+            from handrec.formats.pbn.values import dump
+
+            with open(output, "w", encoding="utf-8", newline="") as f:
+                n = dump(gen, f)
+        else:
+            from handrec.formats.lin.writer import dump as lin_dump
+
+            with open(output, "w", encoding="utf-8", newline="") as f:
+                n = lin_dump(gen, f)
+    except OSError as e:
+        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    games = f" ({n} games)" if tables > 1 else ""
+    typer.echo(f"{boards if tables > 1 else n} boards{games} -> {output}", err=True)

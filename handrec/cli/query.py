@@ -1,0 +1,90 @@
+"""``handrec query``: SQL over a converted dataset through DuckDB."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from handrec.cli.app import (
+    RowFormat,
+    app,
+)
+
+_OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?")
+
+
+# Unknown options reach ``args``: SQL that starts with a ``--`` comment is SQL, not an option;
+# an argument that looks like an option and nothing else is refused in the command (_OPTION_LIKE).
+@app.command(context_settings={"ignore_unknown_options": True})
+def query(
+    args: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="[DIR] SQL",
+            help="A dataset folder written by 'handrec convert' (optional with --db), then SQL over the tables "
+            "boards, calls, plays, diagnostics, tables, files and the views travellers, rankings.",
+            show_default=False,
+        ),
+    ],
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db",
+            help="DuckDB file holding the dataset's tables for repeated queries: built from DIR, rebuilt when DIR "
+            "was converted again; without DIR the query reads this file alone.",
+        ),
+    ] = None,
+    format: Annotated[RowFormat, typer.Option("--format", "-f", help="Output format.")] = RowFormat.table,
+    allow_external: Annotated[
+        bool, typer.Option("--allow-external", help="Let the SQL read or write files outside the dataset.")
+    ] = False,
+) -> None:
+    """Run SQL (DuckDB) over a converted dataset and print the rows.
+
+    `handrec query DIR SQL` reads the Parquet files; `handrec query DIR SQL
+    --db FILE.duckdb` first copies them into FILE (only when it is missing
+    or older than the dataset), then `handrec query --db FILE.duckdb SQL`
+    answers from FILE alone.  The SQL can read or write no other file
+    unless --allow-external.  SQL that starts with a -- comment is read as
+    SQL; so is everything after a lone --: handrec query DIR -- "SQL".
+    """
+    from handrec.dataset.query import QueryError, materialise, run, write_csv
+
+    unknown = [a for a in args if _OPTION_LIKE.fullmatch(a)]
+    if unknown:
+        typer.echo(
+            f"handrec: no such option: {unknown[0]} (SQL starting with - goes after --: "
+            'handrec query DIR -- "SQL"; see handrec query --help)',
+            err=True,
+        )
+        raise typer.Exit(2)
+    if len(args) > 2 or (len(args) == 1 and db is None):
+        typer.echo("handrec: usage: handrec query DIR SQL [--db FILE] | handrec query --db FILE SQL", err=True)
+        raise typer.Exit(2)
+    dataset, sql = (Path(args[0]), args[1]) if len(args) == 2 else (None, args[0])
+    try:
+        if db is not None and dataset is not None and materialise(dataset, db):
+            typer.echo(f"handrec: {dataset} -> {db}", err=True)
+        cols, rows = run(None if db is not None else dataset, sql, allow_external=allow_external, db=db)
+    except QueryError as e:
+        typer.echo(f"handrec: {e}", err=True)
+        raise typer.Exit(2) from None
+    out = sys.stdout
+    if format is RowFormat.csv:
+        write_csv(out, cols, rows)
+    elif format is RowFormat.json:
+        json.dump([dict(zip(cols, r)) for r in rows], out, default=str, ensure_ascii=False)
+        out.write("\n")
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(*cols, show_edge=False)
+        for r in rows:
+            t.add_row(*("" if v is None else str(v) for v in r))
+        Console(file=out, width=max(80, min(200, 20 * len(cols)))).print(t)

@@ -1,0 +1,96 @@
+"""``handrec score``: travellers and rankings of each event (matchpoints, IMPs, Butler, cross-IMPs, rubber, Chicago, minibridge)."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from handrec.cli.app import (
+    PathsArg,
+    _printable,
+    _unreadable,
+    app,
+)
+
+
+class ScoreMethod(StrEnum):
+    auto = "auto"
+    mp = "mp"
+    mp2 = "mp2"
+    imp = "imp"
+    butler = "butler"
+    cross_imp = "cross-imp"
+    rubber = "rubber"
+    chicago = "chicago"
+    minibridge = "minibridge"
+
+
+class ScoreFormat(StrEnum):
+    text = "text"
+    csv = "csv"
+    json = "json"
+
+
+class ScoreTableChoice(StrEnum):
+    travellers = "travellers"
+    rankings = "rankings"
+
+
+@app.command()
+def score(
+    paths: PathsArg,
+    method: Annotated[
+        ScoreMethod,
+        typer.Option(
+            "--method",
+            "-m",
+            help="auto: each event as its tags say (teams IMPs when a board has an Open and a Closed room; "
+            "Scoring Butler, Cross..., MP1 (2/1), IMP (Butler), Rubber, Chicago; else mp); "
+            "mp: matchpoints 1/0.5 (top n-1); mp2: 2/1 (top 2(n-1)); imp: teams, Open v Closed room; "
+            "butler; cross-imp; rubber, chicago, minibridge: each file's boards in order as one session.",
+        ),
+    ] = ScoreMethod.auto,
+    format: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Output format.")] = ScoreFormat.text,
+    table: Annotated[
+        ScoreTableChoice | None,
+        typer.Option(
+            "--table",
+            help="With --format csv: which table to write (travellers: a row per result, or per deal of a "
+            "session, or per teams board; rankings: a row per pair or team). Default: travellers.",
+        ),
+    ] = None,
+    neuberg: Annotated[
+        bool,
+        typer.Option(
+            "--neuberg/--no-neuberg",
+            help="Matchpoints: score boards played fewer times on the top of the most-played board (Neuberg).",
+        ),
+    ] = True,
+) -> None:
+    """Score events: travellers with matchpoints or IMPs, session totals and rankings.
+
+    A traveller is every result of a board (same Event, board and deal), or the
+    board's ScoreTable; pairs or teams are ranked over the session."""
+    from handrec.events.games import Method, record, render, score_event
+    from handrec.formats.dispatch import iter_inputs, read_input
+
+    input_errors: list = []
+    recs = []
+    for inp in iter_inputs(paths, input_errors):
+        for board in read_input(inp):
+            recs.append(record(board))
+        input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+    if table is not None and format is not ScoreFormat.csv:
+        typer.echo("handrec: --table goes with --format csv (text and json show both tables)", err=True)
+        raise typer.Exit(2)
+    events = score_event(recs, None if method is ScoreMethod.auto else Method(method.value), neuberg=neuberg)
+    sys.stdout.write(render(events, format.value, table=(table or ScoreTableChoice.travellers).value))
+    bad = [d for d in input_errors if _unreadable(d.code)]
+    for d in bad:
+        typer.echo(_printable(str(d)), err=True)
+    if not recs and not bad:
+        typer.echo("handrec: no boards found", err=True)
+    raise typer.Exit(2 if bad else 0 if recs else 1)  # nothing to score: 1, as booklet with nothing to print

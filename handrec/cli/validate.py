@@ -1,0 +1,164 @@
+"""``handrec validate``: replay every board of the inputs and print each fault (file, line, column, code)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from handrec.cli.app import (
+    ArchiveSize,
+    BoardSize,
+    DiagFormat,
+    FileSize,
+    LineSize,
+    MemberSize,
+    PathsArg,
+    _files_summary,
+    _limits,
+    _nothing_found,
+    _printable,
+    _progress_bar,
+    _require_solver,
+    _unreadable,
+    app,
+)
+from handrec.diagnostics import Severity
+
+
+@app.command()
+def validate(
+    paths: PathsArg,
+    format: Annotated[DiagFormat, typer.Option("--format", "-f", help="Output format.")] = DiagFormat.text,
+    warnings: Annotated[bool, typer.Option("--warnings/--no-warnings", help="Show warnings.")] = True,
+    info: Annotated[bool, typer.Option("--info", help="Also show notes (severity info), e.g. partial deals.")] = False,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="Also report what the standard lets readers skip (unknown tags and commands)."),
+    ] = False,
+    fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error.")] = False,
+    max_errors: Annotated[
+        int | None,
+        typer.Option("--max-errors", min=1, help="Stop at the N-th error: N errors printed (huge archives)."),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Worker processes (default: all cores; the output is the same whatever N). Small runs, and "
+            "--dd, are read in one process.",
+        ),
+    ] = None,
+    max_line_size: LineSize = "1M",
+    max_file_size: FileSize = "4G",
+    max_board_size: BoardSize = "16M",
+    max_member_size: MemberSize = "1G",
+    max_archive_size: ArchiveSize = "4G",
+    dd: Annotated[
+        bool,
+        typer.Option(
+            "--dd",
+            help="Also check DoubleDummyTricks, Ability, OptimumResultTable, OptimumScore, ParContract and "
+            "Minimax against the double-dummy solver (needs handrec\\[dd]; D210-D213; read in one process).",
+        ),
+    ] = False,
+) -> None:
+    """Replay every board against the Laws and the scorer and report every fault.
+
+    Prints `path:line:col: CODE severity: message` per fault, then
+    `N files, N boards, N errors, N warnings`: N files counts every input
+    and every path or archive member not read, as the files table of
+    `handrec convert` does, and says how many are not ok:
+    `3 files (1 ok, 2 unreadable), ...`.  With `--fail-fast` or
+    `--max-errors N` it stops at the first or the N-th error: the output
+    is the output without it cut right after that error, and the summary
+    counts what was printed.  `--jobs N`
+    reads the inputs in N processes (a big PBN or LIN file in parts) with the
+    same output as one.  With `--dd`
+    the double-dummy tables and par a file writes are solved again (DDS via
+    endplay, 40 deals a call, cached on disk in $HANDREC_DD_CACHE or
+    ~/.cache/handrec) and every wrong value reported at its tag.
+    """
+    from concurrent.futures.process import BrokenProcessPool
+
+    from handrec.inputs.entries import entry_status
+    from handrec.runs.validate import validate_paths
+
+    if dd:
+        from handrec.dd import solver as ddmod
+
+        _require_solver()
+    limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
+    stop_at = 1 if fail_fast else max_errors
+    boards = errors = warns = 0
+    statuses: dict[str, int] = {}  # reports by files-table status
+    unreadable = False
+    all_diags = []
+    out = sys.stdout
+    previous_cache = ddmod.set_cache_dir(ddmod.default_cache_dir()) if dd else None
+    try:
+        reports = validate_paths(
+            paths,
+            jobs=jobs,
+            limits=limits,
+            strict=strict,
+            max_errors=stop_at,
+            dd=dd,
+            dd_progress=_progress_bar("double dummy") if dd else None,
+        )
+        for report in reports:
+            status = entry_status((f.diagnostic.code for f in report.findings), read=report.is_input)
+            statuses[status] = statuses.get(status, 0) + 1
+            boards += report.boards
+            errors += report.errors
+            warns += report.warnings
+            for finding in report.findings:
+                d = finding.diagnostic
+                if _unreadable(d.code):
+                    unreadable = True
+                if not (d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info):
+                    continue  # counted, not shown
+                if format is DiagFormat.json:
+                    doc = d.to_dict()
+                    doc["board_number"] = finding.board_number
+                    all_diags.append(doc)
+                else:
+                    out.write(_printable(str(d)) + "\n")
+    except BrokenProcessPool:
+        out.flush()
+        typer.echo("handrec: a worker process stopped unexpectedly (killed, or out of memory?); try --jobs 1", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        if dd:
+            ddmod.set_cache_dir(previous_cache)
+    stopped = stop_at is not None and errors >= stop_at
+    from handrec.inputs.entries import STATUSES
+
+    statuses = {s: statuses[s] for s in STATUSES if s in statuses}
+    summary = f"{_files_summary(statuses)}, {boards} boards, {errors} errors, {warns} warnings"
+    if format is DiagFormat.json:
+        doc = {
+            "files": sum(statuses.values()),
+            "statuses": statuses,
+            "boards": boards,
+            "errors": errors,
+            "warnings": warns,
+            "diagnostics": all_diags,
+        }
+        if stopped:
+            doc["stopped"] = True
+        json.dump(doc, out, ensure_ascii=False, indent=1)
+        out.write("\n")
+    else:
+        out.write(summary + "\n")
+    if stopped:
+        why = "--fail-fast" if fail_fast else f"--max-errors {max_errors}"
+        typer.echo(f"handrec: stopped after {errors} error{'s' if errors > 1 else ''} ({why})", err=True)
+    if not statuses:
+        _nothing_found(paths)
+        raise typer.Exit(1)
+    raise typer.Exit(2 if unreadable else 1 if errors else 0)

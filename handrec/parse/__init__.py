@@ -1,1 +1,0 @@
-"""Lark parsers and Transformers that build typed records from PBN and LIN."""
