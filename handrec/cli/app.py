@@ -152,6 +152,39 @@ def _printable(text: str) -> str:
     return "".join(repr(c)[1:-1] if ord(c) in _CONTROL else c for c in text)
 
 
+#: Every control character but the line end, as Python writes it escaped (``\\x1b``, ``\\t``).
+_PLAIN = {c: repr(chr(c))[1:-1] for c in _CONTROL if c != 0x0A}
+#: What JSON leaves unescaped of them (DEL and the C1 controls), as JSON escapes (``\\u009b``).
+_JSON_PLAIN = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0))}
+
+
+def _plain(text: str) -> str:
+    """Many lines of output (a table, CSV) with every control character escaped but the line end:
+    a name or file name holding ESC, OSC or CSI sequences never drives the terminal."""
+    return text if text.isprintable() else text.translate(_PLAIN)
+
+
+def _json_plain(text: str) -> str:
+    """JSON text with DEL and the C1 controls escaped as ``\\u00XX`` (``json`` escapes the C0 ones
+    itself): still the same JSON, but nothing in it drives a terminal it is printed on."""
+    return text.translate(_JSON_PLAIN)
+
+
+class PlainWriter:
+    """A text stream that writes through :func:`_plain` (or :func:`_json_plain` with ``json=True``):
+    for the rows a command prints from data (``query``, ``score``), written as they come."""
+
+    def __init__(self, out, json: bool = False) -> None:
+        self._out = out
+        self._table = _JSON_PLAIN if json else _PLAIN
+
+    def write(self, s: str) -> int:
+        return self._out.write(s.translate(self._table))
+
+    def flush(self) -> None:
+        self._out.flush()
+
+
 def _progress_bar(label: str):
     """A ``progress(done, total)`` callback drawing a bar on stderr, or ``None`` when stderr is not a terminal."""
     if not sys.stderr.isatty():

@@ -119,7 +119,7 @@ def booklet(
     except NothingToPrint:
         empty = True
     except OSError as e:
-        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
         raise typer.Exit(2) from None
     finally:
         set_cache_dir(previous_cache)
@@ -144,5 +144,5 @@ def booklet(
         typer.echo(f"handrec: {k} board{'s' if k > 1 else ''} without a deal left out of the diagrams", err=True)
     if results and summary.no_results:
         typer.echo(f"handrec: no results to print: {summary.no_results}", err=True)
-    typer.echo(f"{n} boards -> {output}", err=True)
+    typer.echo(f"{n} boards -> {_printable(str(output))}", err=True)
     raise typer.Exit(2 if bad else 0)

@@ -90,7 +90,7 @@ def convert(
         typer.echo("handrec: --scheduler goes with --engine dask (it names the Dask cluster to run on)", err=True)
         raise typer.Exit(2)
     if output.exists() and not output.is_dir():
-        typer.echo(f"handrec: cannot write {output}: it is a file, not a folder", err=True)
+        typer.echo(f"handrec: cannot write {_printable(str(output))}: it is a file, not a folder", err=True)
         raise typer.Exit(2)
     show = not quiet and sys.stderr.isatty()
     bar: dict = {}
@@ -135,11 +135,11 @@ def convert(
         )
     except (ImportError, SchedulerError) as e:
         stop()
-        typer.echo(f"handrec: {e}", err=True)
+        typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
     except OSError as e:
         stop()
-        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         stop()
@@ -150,7 +150,7 @@ def convert(
         files = _files_summary(summary.statuses, f"{summary.resumed} resumed" if summary.resumed else "")
         typer.echo(
             f"{files}, {summary.boards} boards, {summary.errors} errors, {summary.warnings} warnings"
-            + (f" -> {output}" if summary.written else ""),
+            + (f" -> {_printable(str(output))}" if summary.written else ""),
             err=True,
         )
     refused = ("F008", "F009", "F010", "F014")

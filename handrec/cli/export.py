@@ -86,7 +86,7 @@ def export(
         raise typer.Exit(141) from None
     except OSError as e:
         tmp.unlink(missing_ok=True)
-        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
         raise typer.Exit(2) from None
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
@@ -103,5 +103,5 @@ def export(
             f"({m} of {n} board{'s' if n > 1 else ''})",
             err=True,
         )
-    typer.echo(f"{n} boards -> {'standard output' if str(output) == '-' else output}", err=True)
+    typer.echo(f"{n} boards -> {'standard output' if str(output) == '-' else _printable(str(output))}", err=True)
     raise typer.Exit(2 if bad else 1 if not_written else 0)

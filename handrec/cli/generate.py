@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from handrec.cli.app import (
+    _printable,
     app,
 )
 
@@ -47,7 +48,7 @@ def generate(
             with open(output, "w", encoding="utf-8", newline="") as f:
                 n = lin_dump(gen, f)
     except OSError as e:
-        typer.echo(f"handrec: cannot write {output}: {e.strerror or e}", err=True)
+        typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
         raise typer.Exit(2) from None
     games = f" ({n} games)" if tables > 1 else ""
-    typer.echo(f"{boards if tables > 1 else n} boards{games} -> {output}", err=True)
+    typer.echo(f"{boards if tables > 1 else n} boards{games} -> {_printable(str(output))}", err=True)

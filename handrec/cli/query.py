@@ -11,7 +11,9 @@ from typing import Annotated
 import typer
 
 from handrec.cli.app import (
+    PlainWriter,
     RowFormat,
+    _printable,
     app,
 )
 
@@ -69,22 +71,27 @@ def query(
     dataset, sql = (Path(args[0]), args[1]) if len(args) == 2 else (None, args[0])
     try:
         if db is not None and dataset is not None and materialise(dataset, db):
-            typer.echo(f"handrec: {dataset} -> {db}", err=True)
+            typer.echo(f"handrec: {_printable(str(dataset))} -> {_printable(str(db))}", err=True)
         cols, rows = run(None if db is not None else dataset, sql, allow_external=allow_external, db=db)
     except QueryError as e:
-        typer.echo(f"handrec: {e}", err=True)
+        typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
-    out = sys.stdout
+    # Values are data: control characters are escaped and nothing is read as rich markup.
     if format is RowFormat.csv:
-        write_csv(out, cols, rows)
+        write_csv(PlainWriter(sys.stdout), cols, rows)
     elif format is RowFormat.json:
+        out = PlainWriter(sys.stdout, json=True)
         json.dump([dict(zip(cols, r)) for r in rows], out, default=str, ensure_ascii=False)
         out.write("\n")
     else:
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
-        t = Table(*cols, show_edge=False)
+        t = Table(show_edge=False)
+        for c in cols:
+            t.add_column(Text(_printable(c)), overflow="fold")  # a value is wrapped, never cut
         for r in rows:
-            t.add_row(*("" if v is None else str(v) for v in r))
-        Console(file=out, width=max(80, min(200, 20 * len(cols)))).print(t)
+            t.add_row(*(Text("" if v is None else _printable(str(v))) for v in r))
+        width = max(80, min(200, 20 * len(cols)))
+        Console(file=sys.stdout, width=width, markup=False, highlight=False, emoji=False).print(t)

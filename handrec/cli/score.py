@@ -10,6 +10,7 @@ import typer
 
 from handrec.cli.app import (
     PathsArg,
+    PlainWriter,
     _printable,
     _unreadable,
     app,
@@ -87,7 +88,8 @@ def score(
         typer.echo("handrec: --table goes with --format csv (text and json show both tables)", err=True)
         raise typer.Exit(2)
     events = score_event(recs, None if method is ScoreMethod.auto else Method(method.value), neuberg=neuberg)
-    sys.stdout.write(render(events, format.value, table=(table or ScoreTableChoice.travellers).value))
+    text = render(events, format.value, table=(table or ScoreTableChoice.travellers).value)
+    PlainWriter(sys.stdout, json=format is ScoreFormat.json).write(text)  # names are data: no control characters
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(_printable(str(d)), err=True)
