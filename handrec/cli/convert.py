@@ -71,6 +71,10 @@ def convert(
         ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    wait: Annotated[
+        bool,
+        typer.Option("--wait", help="When another convert is writing DIR, wait for it instead of refusing."),
+    ] = False,
 ) -> None:
     """Convert PBN and LIN files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
 
@@ -120,19 +124,29 @@ def convert(
         if bar:
             bar["progress"].stop()
 
+    from handrec.dataset.lock import DatasetBusy, DatasetLock
+
+    def waiting(holder: int | None) -> None:
+        who = f" (process {holder})" if holder else ""
+        typer.echo(f"handrec: waiting for the other convert into {_printable(str(output))}{who}", err=True)
+
     try:
-        summary = do_convert(
-            paths,
-            output,
-            jobs=jobs,
-            resume=resume,
-            force=force,
-            limits=limits,
-            on_progress=on_progress,
-            engine=engine.value,
-            scheduler=scheduler,
-            max_errors=1 if fail_fast else max_errors,
-        )
+        with DatasetLock(output, wait=wait, on_wait=waiting):  # one writer per dataset folder
+            summary = do_convert(
+                paths,
+                output,
+                jobs=jobs,
+                resume=resume,
+                force=force,
+                limits=limits,
+                on_progress=on_progress,
+                engine=engine.value,
+                scheduler=scheduler,
+                max_errors=1 if fail_fast else max_errors,
+            )
+    except DatasetBusy as e:
+        typer.echo(f"handrec: {_printable(str(e))}; run again when it ends, or add --wait", err=True)
+        raise typer.Exit(2) from None
     except (ImportError, SchedulerError) as e:
         stop()
         typer.echo(f"handrec: {_printable(str(e))}", err=True)
