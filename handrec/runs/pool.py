@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -20,13 +21,46 @@ from typing import Any
 __all__ = ["start_pool", "stop_pool", "run_stoppable", "Stopped"]
 
 
-def _ignore_interrupt() -> None:
+#: How often a worker looks whether its parent is still there (seconds).
+PARENT_POLL = 0.5
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the process that started it dies (kill -9, the OOM killer): its pool
+    is gone, and a worker blocked on the pool's queue would otherwise wait for good.
+
+    On Linux the kernel sends SIGKILL at the parent's death (``PR_SET_PDEATHSIG``, prctl(2)),
+    which works even in a task that holds the GIL; elsewhere, and as a second net, a daemon
+    thread sees the worker re-parented (``os.getppid()`` changes) and exits.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="handrec-parent-watch", daemon=True).start()
+
+
+def _init_worker(parent: int) -> None:
     """A worker ignores Ctrl-C (SIGINT goes to the whole process group): the parent, which
     gets it too, stops the run and the pool, without a traceback from every worker.  It
-    stops its task on ``SIGUSR1`` (:func:`stop_pool`)."""
+    stops its task on ``SIGUSR1`` (:func:`stop_pool`), and ends when its parent dies
+    (:func:`_die_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGUSR1"):
         signal.signal(signal.SIGUSR1, _on_stop)
+    _die_with_parent(parent)
 
 
 def start_pool(jobs: int) -> ProcessPoolExecutor:
@@ -37,7 +71,7 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
     ctx = None
     if sys.platform.startswith("linux") and threading.active_count() == 1:
         ctx = multiprocessing.get_context("fork")
-    ex = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_ignore_interrupt)
+    ex = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),))
     # Forked workers inherit this process's objects (modules, the parsers' tables and
     # caches): frozen (gc.freeze) while they start, those stay out of the workers' garbage
     # collections, which otherwise go over all of them again and again as a worker's
