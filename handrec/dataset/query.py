@@ -308,11 +308,16 @@ def dataset_state(dataset: str | os.PathLike[str]) -> dict[str, Any]:
     """
     root = Path(dataset).resolve()
     files = _check_dataset(root, dataset)
-    meta = pq.read_schema(files["boards"]).metadata or {}
-    tables = {}
-    for name, f in files.items():
-        st = f.stat()
-        tables[name] = [st.st_size, st.st_mtime_ns]
+    try:
+        meta = pq.read_schema(files["boards"]).metadata or {}
+        tables = {}
+        for name, f in files.items():
+            st = f.stat()
+            tables[name] = [st.st_size, st.st_mtime_ns]
+    except OSError as e:  # a table removed since _check_dataset saw it
+        raise QueryError(
+            f"{dataset}: {Path(e.filename or '').name or 'a table'} is gone; run the query again"
+        ) from None
     return {
         "dataset": str(root),
         "run": (meta.get(b"handrec.run") or b"").decode() or None,
@@ -370,7 +375,11 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
     for name, f in files.items():
         # pyarrow reads the files, so DuckDB itself needs no file access at all
         # (projection and filters are still pushed down into the Arrow scan)
-        con.register(name, ds.dataset(str(f), format="parquet"))
+        try:
+            con.register(name, ds.dataset(str(f), format="parquet"))
+        except OSError as e:  # removed since _check_dataset saw it (another convert, a user)
+            con.close()
+            raise QueryError(f"{dataset}: {f.name} is gone ({e.__class__.__name__}); run the query again") from None
     con.execute(_TRAVELLERS)
     con.execute(_RANKINGS)
     _lock(con, allow_external)
