@@ -22,6 +22,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 
@@ -53,23 +54,35 @@ def _main(
 
 PathsArg = Annotated[
     list[Path],
-    typer.Argument(help="PBN or LIN files (- for standard input), folders (searched recursively) or archives."),
+    typer.Argument(
+        metavar="PATHS...", help="PBN or LIN files (- for standard input), folders (searched recursively) or archives."
+    ),
 ]
 _SIZES = "a size: 4096, 512K, 16M, 1G"
 MemberSize = Annotated[
-    str, typer.Option("--max-member-size", help=f"Largest archive member or compressed file, decompressed ({_SIZES}).")
+    str,
+    typer.Option(
+        "--max-member-size", metavar="SIZE", help=f"Largest archive member or compressed file, decompressed ({_SIZES})."
+    ),
 ]
 ArchiveSize = Annotated[
-    str, typer.Option("--max-archive-size", help=f"Largest archive, all members decompressed ({_SIZES}).")
+    str,
+    typer.Option("--max-archive-size", metavar="SIZE", help=f"Largest archive, all members decompressed ({_SIZES})."),
 ]
-FileSize = Annotated[str, typer.Option("--max-file-size", help=f"Largest plain file read (F010; {_SIZES}).")]
+FileSize = Annotated[
+    str, typer.Option("--max-file-size", metavar="SIZE", help=f"Largest plain file read (F010; {_SIZES}).")
+]
 LineSize = Annotated[
-    str, typer.Option("--max-line-size", help=f"Longest line read; longer ones are cut there (F013; {_SIZES}).")
+    str,
+    typer.Option(
+        "--max-line-size", metavar="SIZE", help=f"Longest line read; longer ones are cut there (F013; {_SIZES})."
+    ),
 ]
 BoardSize = Annotated[
     str,
     typer.Option(
         "--max-board-size",
+        metavar="SIZE",
         help=f"Largest board (PBN game, LIN deal) parsed; larger ones are reported (F016; {_SIZES}).",
     ),
 ]

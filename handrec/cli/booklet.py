@@ -26,15 +26,21 @@ class Paper(StrEnum):
 @app.command()
 def booklet(
     paths: PathsArg,
-    output: Annotated[Path, typer.Option("--output", "-o", help="File to write: .pdf (Typst) or .html.")],
-    title: Annotated[str | None, typer.Option("--title", help="Title (default: the Event tag).")] = None,
-    per_page: Annotated[int, typer.Option("--per-page", help="Boards per page: 1, 2, 4, 6 or 8 (PDF).")] = 8,
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="FILE", help="File to write: .pdf (Typst) or .html.")
+    ],
+    title: Annotated[
+        str | None, typer.Option("--title", metavar="TEXT", help="Title (default: the Event tag).")
+    ] = None,
+    per_page: Annotated[
+        int, typer.Option("--per-page", metavar="N", help="Boards per page: 1, 2, 4, 6 or 8 (PDF).")
+    ] = 8,
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size (PDF).")] = Paper.a4,
     dd: Annotated[
         bool | None,
         typer.Option(
             "--dd/--no-dd",
-            help="Solve double dummy for deals without a table (needs handrec\\[dd]: without it, exit 2) / show none.",
+            help="Solve double dummy for deals without a table (needs handrec[dd]: without it, exit 2) / show none.",
         ),
     ] = None,
     results: Annotated[

@@ -33,9 +33,11 @@ class Engine(StrEnum):
 @app.command()
 def convert(
     paths: PathsArg,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Dataset folder to write (created if needed).")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="DIR", help="Dataset folder to write (created if needed).")
+    ],
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).")
+        int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all cores).")
     ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue an interrupted run from its work folder (DIR/.handrec-work).")
@@ -49,12 +51,13 @@ def convert(
     max_line_size: LineSize = "1M",
     max_board_size: BoardSize = "16M",
     engine: Annotated[
-        Engine, typer.Option("--engine", help="Where the work runs: this machine, or a Dask cluster (handrec\\[dask]).")
+        Engine, typer.Option("--engine", help="Where the work runs: this machine, or a Dask cluster (handrec[dask]).")
     ] = Engine.local,
     scheduler: Annotated[
         str | None,
         typer.Option(
             "--scheduler",
+            metavar="ADDRESS",
             help="Dask scheduler address, with --engine dask (default: a local cluster of --jobs workers).",
         ),
     ] = None,
@@ -65,6 +68,7 @@ def convert(
         int | None,
         typer.Option(
             "--max-errors",
+            metavar="N",
             min=1,
             help="Stop reading after the input that brings the errors to N (huge archives); "
             "later inputs are listed in the files table with status not_read.",
@@ -80,7 +84,7 @@ def convert(
 
     Tables: boards, calls, plays, diagnostics, tables, files.  Inputs unchanged
     since DIR was written keep their rows without being read again.  With
-    `--fail-fast` or `--max-errors N` the dataset holds the inputs up to the
+    --fail-fast or --max-errors N the dataset holds the inputs up to the
     one with the first or the N-th error (in input order, whatever --jobs)
     and the exit status is 1.
     """
@@ -126,9 +130,8 @@ def convert(
 
     from handrec.dataset.lock import DatasetBusy, DatasetLock
 
-    def waiting(holder: int | None) -> None:
-        who = f" (process {holder})" if holder else ""
-        typer.echo(f"handrec: waiting for the other convert into {_printable(str(output))}{who}", err=True)
+    def waiting() -> None:
+        typer.echo(f"handrec: waiting for the other convert into {_printable(str(output))}", err=True)
 
     try:
         with DatasetLock(output, wait=wait, on_wait=waiting):  # one writer per dataset folder

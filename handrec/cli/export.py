@@ -27,7 +27,9 @@ class ExportFormat(StrEnum):
 @app.command()
 def export(
     paths: PathsArg,
-    output: Annotated[Path, typer.Option("--output", "-o", help="File to write (- for standard output).")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="FILE", help="File to write (- for standard output).")
+    ],
     to: Annotated[ExportFormat, typer.Option("--to", help="Format to write.")] = ExportFormat.pbn,
 ) -> None:
     """Write the boards of PBN or LIN inputs as one PBN (export format) or LIN file.
@@ -36,8 +38,8 @@ def export(
     the output format cannot hold (e.g. Score tags in LIN, LIN alert marks
     in PBN) is listed on stderr, never dropped silently; so is input text
     not written as it was read (a syntax error's text, a bad card or
-    call), each fault as `path:line:col: CODE severity: message: not in
-    the output as written`, then a count.  Exit status 1 when some text
+    call), each fault as path:line:col: CODE severity: message: not in
+    the output as written, then a count.  Exit status 1 when some text
     is not carried over as written (the file is written), 2 when an input
     could not be read.
     """

@@ -15,19 +15,24 @@ from handrec.cli.app import (
 
 @app.command()
 def generate(
-    output: Annotated[Path, typer.Option("--output", "-o", help="File to write: .pbn or .lin.")],
-    boards: Annotated[int, typer.Option("--boards", "-n", min=1, help="How many boards.")] = 16,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 1,
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="File to write: .pbn or .lin.")],
+    boards: Annotated[int, typer.Option("--boards", "-n", min=1, metavar="N", help="How many boards.")] = 16,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Random seed (same seed, same boards).")] = 1,
     tables: Annotated[
-        int, typer.Option("--tables", min=1, help="Tables each board is played at (a pairs session: travellers).")
+        int,
+        typer.Option(
+            "--tables", min=1, metavar="T", help="Tables each board is played at (a pairs session: travellers)."
+        ),
     ] = 1,
-    event: Annotated[str, typer.Option("--event", help="The Event tag of every board.")] = "handrec generated",
+    event: Annotated[
+        str, typer.Option("--event", metavar="TEXT", help="The Event tag of every board.")
+    ] = "handrec generated",
 ) -> None:
     """Write random, fully legal boards (deal, auction, play, result, score) as PBN or LIN.
 
-    With `--tables T` each board is played at T tables, one game per table
+    With --tables T each board is played at T tables, one game per table
     (N-S pair N1-S1 v E-W pair E1-W1 at table 1...), so the file has
-    travellers to score (`handrec score -m mp`) and results pages to print.
+    travellers to score (handrec score -m mp) and results pages to print.
     """
     from handrec.generate import generate_boards
 

@@ -37,6 +37,7 @@ def query(
         Path | None,
         typer.Option(
             "--db",
+            metavar="FILE",
             help="DuckDB file holding the dataset's tables for repeated queries: built from DIR, rebuilt when DIR "
             "was converted again; without DIR the query reads this file alone.",
         ),
@@ -48,9 +49,9 @@ def query(
 ) -> None:
     """Run SQL (DuckDB) over a converted dataset and print the rows.
 
-    `handrec query DIR SQL` reads the Parquet files; `handrec query DIR SQL
-    --db FILE.duckdb` first copies them into FILE (only when it is missing
-    or older than the dataset), then `handrec query --db FILE.duckdb SQL`
+    handrec query DIR SQL reads the Parquet files; handrec query DIR SQL
+    --db FILE.duckdb first copies them into FILE (only when it is missing
+    or older than the dataset), then handrec query --db FILE.duckdb SQL
     answers from FILE alone.  The SQL can read or write no other file
     unless --allow-external.  SQL that starts with a -- comment is read as
     SQL; so is everything after a lone --: handrec query DIR -- "SQL".

@@ -41,13 +41,16 @@ def validate(
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error.")] = False,
     max_errors: Annotated[
         int | None,
-        typer.Option("--max-errors", min=1, help="Stop at the N-th error: N errors printed (huge archives)."),
+        typer.Option(
+            "--max-errors", min=1, metavar="N", help="Stop at the N-th error: N errors printed (huge archives)."
+        ),
     ] = None,
     jobs: Annotated[
         int | None,
         typer.Option(
             "--jobs",
             "-j",
+            metavar="N",
             min=1,
             help="Worker processes (default: all cores; the output is the same whatever N). Small runs, and "
             "--dd, are read in one process.",
@@ -63,22 +66,22 @@ def validate(
         typer.Option(
             "--dd",
             help="Also check DoubleDummyTricks, Ability, OptimumResultTable, OptimumScore, ParContract and "
-            "Minimax against the double-dummy solver (needs handrec\\[dd]; D210-D213; read in one process).",
+            "Minimax against the double-dummy solver (needs handrec[dd]; D210-D213; read in one process).",
         ),
     ] = False,
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
 
-    Prints `path:line:col: CODE severity: message` per fault, then
-    `N files, N boards, N errors, N warnings`: N files counts every input
+    Prints path:line:col: CODE severity: message per fault, then
+    N files, N boards, N errors, N warnings: N files counts every input
     and every path or archive member not read, as the files table of
-    `handrec convert` does, and says how many are not ok:
-    `3 files (1 ok, 2 unreadable), ...`.  With `--fail-fast` or
-    `--max-errors N` it stops at the first or the N-th error: the output
+    handrec convert does, and says how many are not ok:
+    3 files (1 ok, 2 unreadable), ....  With --fail-fast or
+    --max-errors N it stops at the first or the N-th error: the output
     is the output without it cut right after that error, and the summary
-    counts what was printed.  `--jobs N`
+    counts what was printed.  --jobs N
     reads the inputs in N processes (a big PBN or LIN file in parts) with the
-    same output as one.  With `--dd`
+    same output as one.  With --dd
     the double-dummy tables and par a file writes are solved again (DDS via
     endplay, 40 deals a call, cached on disk in $HANDREC_DD_CACHE or
     ~/.cache/handrec) and every wrong value reported at its tag.
