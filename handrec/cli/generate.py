@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -41,17 +42,21 @@ def generate(
         typer.echo("handrec: --output must end in .pbn or .lin", err=True)
         raise typer.Exit(2)
     gen = generate_boards(boards * tables, seed, path=str(output), tables=tables, event=event)
+    if suffix == ".pbn":
+        from handrec.formats.pbn.values import dump
+    else:
+        from handrec.formats.lin.writer import dump
+    # Written beside the output and renamed into place: an interrupted run never leaves half a file
+    # under the name asked for (nor replaces a good one with half of a new one).
+    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
     try:
-        if suffix == ".pbn":
-            from handrec.formats.pbn.values import dump
-
-            with open(output, "w", encoding="utf-8", newline="") as f:
+        try:
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
                 n = dump(gen, f)
-        else:
-            from handrec.formats.lin.writer import dump as lin_dump
-
-            with open(output, "w", encoding="utf-8", newline="") as f:
-                n = lin_dump(gen, f)
+            os.replace(tmp, output)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
     except OSError as e:
         typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
         raise typer.Exit(2) from None

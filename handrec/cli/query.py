@@ -13,6 +13,7 @@ import typer
 from handrec.cli.app import (
     PlainWriter,
     RowFormat,
+    _plain,
     _printable,
     app,
 )
@@ -75,7 +76,7 @@ def query(
             typer.echo(f"handrec: {_printable(str(dataset))} -> {_printable(str(db))}", err=True)
         cols, rows = run(None if db is not None else dataset, sql, allow_external=allow_external, db=db)
     except QueryError as e:
-        typer.echo(f"handrec: {_printable(str(e))}", err=True)
+        typer.echo(f"handrec: {_plain(str(e))}", err=True)  # DuckDB's message has lines (the SQL, a caret)
         raise typer.Exit(2) from None
     # Values are data: control characters are escaped and nothing is read as rich markup.
     if format is RowFormat.csv:

@@ -518,6 +518,11 @@ def run(
             raise QueryError(NO_STATEMENT)
         cols = [d[0] for d in cur.description] if cur.description else []
         return cols, cur.fetchall()
+    except duckdb.PermissionException as e:
+        msg = str(e).strip()
+        if "disabled by configuration" in msg:  # the lock of _lock: say how to lift it
+            msg += "\n(the SQL may read only the dataset's tables: --allow-external lets it reach other files)"
+        raise QueryError(msg) from None
     except duckdb.Error as e:
         raise QueryError(str(e).strip()) from None
     finally:
