@@ -33,9 +33,10 @@ def booklet(
         str | None, typer.Option("--title", metavar="TEXT", help="Title (default: the Event tag).")
     ] = None,
     per_page: Annotated[
-        int, typer.Option("--per-page", metavar="N", help="Boards per page: 1, 2, 4, 6 or 8 (PDF).")
-    ] = 8,
-    paper: Annotated[Paper, typer.Option("--paper", help="Paper size (PDF).")] = Paper.a4,
+        int | None,
+        typer.Option("--per-page", metavar="N", help="Boards per page: 1, 2, 4, 6 or 8 (PDF; default 8)."),
+    ] = None,
+    paper: Annotated[Paper, typer.Option("--paper", case_sensitive=False, help="Paper size (PDF).")] = Paper.a4,
     dd: Annotated[
         bool | None,
         typer.Option(
@@ -67,13 +68,18 @@ def booklet(
     """
     from handrec.formats.dispatch import iter_inputs, read_input
 
-    if per_page not in (1, 2, 4, 6, 8):
+    if per_page is not None and per_page not in (1, 2, 4, 6, 8):
         typer.echo("handrec: --per-page must be 1, 2, 4, 6 or 8", err=True)
         raise typer.Exit(2)
     suffix = output.suffix.lower()
     if suffix not in (".pdf", ".html", ".htm"):
         typer.echo("handrec: --output must end in .pdf or .html", err=True)
         raise typer.Exit(2)
+    if per_page is not None and suffix != ".pdf":
+        # The HTML booklet flows its boards to the width of the screen or the page: no fixed count.
+        typer.echo("handrec: --per-page is for the PDF booklet (the HTML one reflows to the page)", err=True)
+        raise typer.Exit(2)
+    per_page = 8 if per_page is None else per_page
     if dd:
         _require_solver()
     input_errors: list = []

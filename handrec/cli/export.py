@@ -24,13 +24,43 @@ class ExportFormat(StrEnum):
     lin = "lin"
 
 
+#: The format an output name asks for, by its extension (``export -o x.lin`` writes LIN).
+_BY_SUFFIX = {".pbn": ExportFormat.pbn, ".lin": ExportFormat.lin}
+
+
+def _output_format(output: Path, to: ExportFormat | None) -> ExportFormat:
+    """The format to write: ``--to``, else the output's extension, else PBN for standard output.
+    A ``--to`` that another format's extension contradicts, or a name that says no format without
+    ``--to``, ends the command (exit 2): a .lin file holding PBN is a trap for the next reader."""
+    named = _BY_SUFFIX.get(output.suffix.lower()) if str(output) != "-" else None
+    if to is None:
+        if named is not None:
+            return named
+        if str(output) == "-":
+            return ExportFormat.pbn
+        known = ", ".join(_BY_SUFFIX)
+        typer.echo(f"handrec: cannot tell the format from {_printable(output.name)} ({known}): add --to", err=True)
+        raise typer.Exit(2)
+    if named is not None and named is not to:
+        typer.echo(
+            f"handrec: --to {to.value} but {_printable(output.name)} names {named.value.upper()}: "
+            "change the name or --to",
+            err=True,
+        )
+        raise typer.Exit(2)
+    return to
+
+
 @app.command()
 def export(
     paths: PathsArg,
     output: Annotated[
         Path, typer.Option("--output", "-o", metavar="FILE", help="File to write (- for standard output).")
     ],
-    to: Annotated[ExportFormat, typer.Option("--to", help="Format to write.")] = ExportFormat.pbn,
+    to: Annotated[
+        ExportFormat | None,
+        typer.Option("--to", help="Format to write (default: the output's extension; PBN for standard output)."),
+    ] = None,
 ) -> None:
     """Write the boards of PBN or LIN inputs as one PBN (export format) or LIN file.
 
@@ -45,6 +75,7 @@ def export(
     """
     from handrec.formats.dispatch import iter_inputs, read_input
 
+    to = _output_format(output, to)
     input_errors: list = []
     not_written: list = []  # reading faults whose text is not in the output as written, in input order
 

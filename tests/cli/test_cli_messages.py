@@ -51,3 +51,40 @@ def test_sql_file_access_names_allow_external(tmp_path: Path) -> None:
         "                      ^^^^^^^^^^^^^^^^^^^^^^^",
         "(the SQL may read only the dataset's tables: --allow-external lets it reach other files)",
     ]
+
+
+# --- formats from the name (#19.6) -----------------------------------------------------------
+
+
+def test_export_format_from_the_extension(tmp_path: Path) -> None:
+    out = tmp_path / "x.lin"
+    r = runner.invoke(app, ["export", str(SAMPLE), "-o", str(out)])
+    assert r.exit_code in (0, 1), r.output
+    assert out.read_text().startswith(("pn|", "vg|", "st|", "md|", "qx|")), out.read_text()[:40]
+    out = tmp_path / "x.PBN"
+    assert runner.invoke(app, ["export", str(SAMPLE), "-o", str(out)]).exit_code in (0, 1)
+    assert out.read_text().startswith("% PBN")
+
+
+def test_export_refuses_a_name_that_contradicts_to(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["export", str(SAMPLE), "--to", "pbn", "-o", str(tmp_path / "x.lin")])
+    assert r.exit_code == 2
+    assert r.stderr == "handrec: --to pbn but x.lin names LIN: change the name or --to\n"
+    assert not (tmp_path / "x.lin").exists()
+
+
+def test_export_needs_to_for_an_unknown_extension(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["export", str(SAMPLE), "-o", str(tmp_path / "x.txt")])
+    assert r.exit_code == 2
+    assert r.stderr == "handrec: cannot tell the format from x.txt (.pbn, .lin): add --to\n"
+    assert runner.invoke(app, ["export", str(SAMPLE), "--to", "lin", "-o", str(tmp_path / "x.txt")]).exit_code in (0, 1)
+
+
+def test_booklet_paper_in_any_case_and_per_page_only_for_pdf(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["booklet", str(SAMPLE), "-o", str(tmp_path / "b.pdf"), "--paper", "A4", "--per-page", "4"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["booklet", str(SAMPLE), "-o", str(tmp_path / "b.pdf"), "--paper", "Letter"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["booklet", str(SAMPLE), "-o", str(tmp_path / "b.html"), "--per-page", "4"])
+    assert r.exit_code == 2
+    assert r.stderr == "handrec: --per-page is for the PDF booklet (the HTML one reflows to the page)\n"
