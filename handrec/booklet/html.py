@@ -43,19 +43,13 @@ import jinja2
 from handrec._resources import templates_dir
 from handrec.dd import solver as ddmod
 from handrec.events.checks import check_event
-from handrec.events.games import (
-    Cross,
-    Method,
-    cross_for,
-    fmt_number,
-    fmt_percent,
-    group_sessions,
-    pairs_method_for,
-    record,
-    score_event,
-    score_teams,
-    travellers,
-)
+from handrec.events.event_score import score_event
+from handrec.events.games import record
+from handrec.events.methods import Cross, Method, cross_for, pairs_method_for
+from handrec.events.report import fmt_number, fmt_percent
+from handrec.events.sessions import group_sessions
+from handrec.events.teams import score_teams
+from handrec.events.travellers import travellers
 from handrec.model import Board, Contract, Hand, ModelError, Rank, Seat, Strain, Suit, Vulnerability
 
 __all__ = [

@@ -75,7 +75,10 @@ def score(
 
     A traveller is every result of a board (same Event, board and deal), or the
     board's ScoreTable; pairs or teams are ranked over the session."""
-    from handrec.events.games import Method, record, render, score_event
+    from handrec.events.event_score import score_event
+    from handrec.events.games import record
+    from handrec.events.methods import Method
+    from handrec.events.report import render
     from handrec.formats.dispatch import iter_inputs, read_input
 
     input_errors: list = []

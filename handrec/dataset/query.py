@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 
 from handrec import __version__
 from handrec.dataset.tables import SCHEMA_VERSION, SCHEMAS
-from handrec.events.games import row_score
+from handrec.events.travellers import row_score
 from handrec.model import ModelError, Vulnerability
 from handrec.scoring.imps import IMP_THRESHOLDS, imps
 
@@ -55,7 +55,7 @@ NO_STATEMENT = "no SQL statement to run (the SQL is empty, or only comments)"
 
 
 def _bridge_score(contract: str | None, declarer: str | None, vulnerable: str | None, tricks: int | None) -> int | None:
-    """SQL ``bridge_score``: :func:`handrec.events.games.row_score` with the vulnerability as text."""
+    """SQL ``bridge_score``: :func:`handrec.events.travellers.row_score` with the vulnerability as text."""
     if contract is None or vulnerable is None:
         return None
     try:
@@ -107,7 +107,7 @@ def _imps_sql(d: str) -> str:
 #: comparison); an event is the Event tag, else the file (``event_name``: the Event tag, else
 #: ``<source_file> (no Event tag)``, as ``handrec score`` names events: games of files without
 #: an Event tag are never compared across files); a session is an event on one date
-#: (``session_date`` as :func:`handrec.events.games.dated` sets it, from
+#: (``session_date`` as :func:`handrec.events.sessions.dated` sets it, from
 #: :func:`handrec.events.games.session_date` of the Date tag, PBN 2.1 §3.4.3, bridge-rules.md §8.3: an
 #: event's distinct known dates in order; a date joins the session of the date just before it
 #: unless the two conflict, at least two board numbers that both dates have played with
@@ -117,7 +117,7 @@ def _imps_sql(d: str) -> str:
 #: stays one even with one fouled board after midnight; a new week with new deals is a new
 #: session.  A game without a date takes its event's session date when the event has exactly
 #: one session, else NULL; ``session``: its name as ``handrec score`` gives it,
-#: :func:`handrec.events.games.group_sessions`: the event's name, with `` (date)`` added when the
+#: :func:`handrec.events.sessions.group_sessions`: the event's name, with `` (date)`` added when the
 #: event has more than one session).  The
 #: Neuberg top is the session's.  The comparison is computed once per distinct score of a
 #: board (``per_score``), then joined back to the games: one sort of the (much smaller)
@@ -224,7 +224,7 @@ FROM scored JOIN scaled USING (board_key, score_ns)
 #: ``event_name`` and ``session_date`` say which event and date it is.  Teams sessions are left
 #: out: ``handrec score`` scores a session with a teams match (a board of a match, Stage +
 #: HomeTeam + VisitTeam, with one Open-room and one Closed-room result with a score, PBN 2.1
-#: §4.1.7; :func:`handrec.events.games.method_for`, :func:`handrec.events.games.score_teams`, which also
+#: §4.1.7; :func:`handrec.events.methods.method_for`, :func:`handrec.events.teams.score_teams`, which also
 #: tell matches apart by Section and Round) with teams IMPs between the rooms, not matchpoints
 #: (bridge-rules.md §8.2); their games stay in ``travellers``.  Rooms are read as
 #: ``handrec score`` reads them: ``Open`` / ``O``, ``Closed`` / ``C``, in any case.

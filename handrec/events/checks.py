@@ -64,7 +64,7 @@ with the file's value and handrec's):
   sorted column; the percentage against TotalMP / NrBoards on the top per
   board that the other rows share; and, when the event's boards are in the
   input, NrBoards / TotalMP / TotalPercentage / TotalIMP of each pair
-  against the event scored by :mod:`handrec.events.games` (cross-IMPs summed or divided as
+  against the event scored by :mod:`handrec.events.event_score` (cross-IMPs summed or divided as
   the Scoring tag's ``Cross``, ``Cross1``, ``Cross2`` say, as ``handrec score`` does).
 * **S609** (warning): a claimed value that cannot be read.
 * **S616**: a claimed ScorePercentage, ScoreIMP or ScoreMP that no scoring can give, checked
@@ -88,10 +88,10 @@ with the file's value and handrec's):
   board twice).  S613-S615 are checked for every input, like S612.
 
 Every comparison stays within a session: the games of one Event tag and one
-session date (:func:`handrec.events.games.dated`, from
+session date (:func:`handrec.events.sessions.dated`, from
 :func:`handrec.events.games.session_date` of the Date tag; PBN 2.1 §3.4.3,
 bridge-rules.md §8.3), as ``handrec score`` groups them
-(:func:`handrec.events.games.group_sessions`).  An event's dates, in order, are one
+(:func:`handrec.events.sessions.group_sessions`).  An event's dates, in order, are one
 session until a date conflicts with the date just before it: at least two board
 numbers that both dates have were played with different deals (a club's weekly
 "Monday Pairs", new deals each week).  A session takes its first date: a session
@@ -120,27 +120,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from handrec.diagnostics import CODES, Diagnostic, make
-from handrec.events.games import (
-    Entry,
-    GameRecord,
-    Method,
-    TableView,
-    Traveller,
-    cross_for,
-    dated,
-    deal_result,
-    fmt_number,
-    fmt_percent,
-    record,
-    row_score,
-    score_matchpoints,
-    score_pairs,
-    scoring_fields,
-    table_entries,
-    travellers,
-)
+from handrec.events.games import GameRecord, TableView, record
+from handrec.events.methods import Method, cross_for
+from handrec.events.pairs import score_matchpoints, score_pairs
+from handrec.events.report import fmt_number, fmt_percent
+from handrec.events.rubber_chicago import deal_result
+from handrec.events.sessions import dated
+from handrec.events.travellers import Entry, Traveller, row_score, table_entries, travellers
 from handrec.model import Board, Seat, Side, Span, sided_parts
-from handrec.rules.board import dealer_for_board, own_vulnerability, vulnerability_for_board
+from handrec.rules.board import dealer_for_board, own_vulnerability, scoring_fields, vulnerability_for_board
 from handrec.rules.replay import _PBN_VUL, Replay
 from handrec.scoring.chicago import score_chicago
 from handrec.scoring.imps import imps

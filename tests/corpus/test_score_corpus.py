@@ -28,7 +28,9 @@ from handrec.cli import app
 from handrec.dataset.query import run
 from handrec.dataset.store import convert
 from handrec.events.checks import check_event
-from handrec.events.games import Method, pair_label, record, score_event
+from handrec.events.event_score import score_event
+from handrec.events.games import pair_label, record
+from handrec.events.methods import Method
 from handrec.formats.dispatch import read
 
 runner = CliRunner()

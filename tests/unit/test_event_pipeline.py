@@ -1,4 +1,5 @@
-"""The event pipeline (handrec.events.games) and the claimed-figure checks (handrec.events.checks).
+"""The event pipeline (handrec.events: games, travellers, scoring, report) and the claimed-figure checks
+(handrec.events.checks).
 
 Boards come from small PBN texts or hand-built records; every expected value
 is worked out from bridge-rules.md §5-§8 (or the pure scorers, which are
@@ -14,23 +15,12 @@ from fractions import Fraction
 import pytest
 
 from handrec.events.checks import EventChecker, agrees, check_event, parse_claim
-from handrec.events.games import (
-    Claim,
-    GameRecord,
-    Method,
-    TableView,
-    Traveller,
-    artificial_imps,
-    fmt_number,
-    fmt_percent,
-    pair_label,
-    record,
-    render,
-    score_event,
-    table_entries,
-    table_view,
-    travellers,
-)
+from handrec.events.event_score import score_event
+from handrec.events.games import Claim, GameRecord, TableView, pair_label, record, table_view
+from handrec.events.methods import Method
+from handrec.events.pairs import artificial_imps
+from handrec.events.report import fmt_number, fmt_percent, render
+from handrec.events.travellers import Traveller, table_entries, travellers
 from handrec.formats.dispatch import read
 from handrec.model import Column, Contract, Origin, Seat, Side, Span, Table, Vulnerability
 from handrec.scoring.traveller import (

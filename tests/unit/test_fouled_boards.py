@@ -26,7 +26,8 @@ from typer.testing import CliRunner
 import handrec.events.checks as cs
 from handrec.cli import app
 from handrec.events.checks import EventChecker, check_event, check_pairs
-from handrec.events.games import GameRecord, record, score_event
+from handrec.events.event_score import score_event
+from handrec.events.games import GameRecord, record
 from handrec.formats.pbn.reader import parse_pbn_text
 from handrec.model import Origin, Vulnerability
 from handrec.rules.board import dealer_for_board, vulnerability_for_board

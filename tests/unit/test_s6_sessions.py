@@ -4,7 +4,7 @@ on other dates, so a session that runs past midnight stays one), fouled boards b
 positions (a table row's fault at its element), and ``handrec query`` CSV cells of nested
 values as JSON text.
 
-Each case: ``handrec score`` (:func:`handrec.events.games.score_event`), ``handrec validate``'s event
+Each case: ``handrec score`` (:func:`handrec.events.event_score.score_event`), ``handrec validate``'s event
 checks (:mod:`handrec.events.checks`) and the SQL views (:mod:`handrec.dataset.query`) group alike.
 """
 
@@ -22,17 +22,11 @@ from handrec.dataset.query import _SESSION_DATE_SQL, connect, csv_value, write_c
 from handrec.dataset.store import convert
 from handrec.diagnostics import CODES, Code, Severity
 from handrec.events.checks import check_event, check_pairs
-from handrec.events.games import (
-    GameRecord,
-    Method,
-    TableView,
-    group_sessions,
-    record,
-    score_event,
-    session_date,
-    table_view,
-    travellers,
-)
+from handrec.events.event_score import score_event
+from handrec.events.games import GameRecord, TableView, record, session_date, table_view
+from handrec.events.methods import Method
+from handrec.events.sessions import group_sessions
+from handrec.events.travellers import travellers
 from handrec.formats.pbn.reader import parse_pbn_text
 from handrec.model import Origin, Span, Table
 
@@ -529,7 +523,7 @@ MIDNIGHT = [
 def _python_view(rs: list[GameRecord]) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
     """(session, session date, board, score_ns, tables, top, pct_ns) of each result and
     (session, direction, pair, boards, pct) of each ranking row, as handrec score gives them."""
-    from handrec.events.games import fmt_percent
+    from handrec.events.report import fmt_percent
 
     dates = {name: {r.date for r in g} for name, g in group_sessions(rs)}
     results, ranks = [], []

@@ -11,17 +11,12 @@ from fractions import Fraction as F
 import pytest
 
 from handrec.events.checks import check_event
-from handrec.events.games import (
-    Cross,
-    Entry,
-    Method,
-    Traveller,
-    cross_for,
-    record,
-    render,
-    score_cross,
-    score_event,
-)
+from handrec.events.event_score import score_event
+from handrec.events.games import record
+from handrec.events.methods import Cross, Method, cross_for
+from handrec.events.pairs import score_cross
+from handrec.events.report import render
+from handrec.events.travellers import Entry, Traveller
 from handrec.formats.pbn.reader import parse_pbn_text
 from handrec.scoring.traveller import ArtificialScore
 

@@ -1,6 +1,7 @@
 """The SQL ``rankings`` view leaves out teams sessions (an Open and a Closed room of a teams match,
-as ``handrec score`` finds them: handrec.events.games.method_for / score_teams), which ``handrec score``
-scores with teams IMPs, not matchpoints; pairs sessions are ranked as before."""
+as ``handrec score`` finds them: handrec.events.methods.method_for /
+handrec.events.teams.score_teams), which ``handrec score`` scores with teams IMPs, not
+matchpoints; pairs sessions are ranked as before."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 
 from handrec.dataset.query import connect
 from handrec.dataset.store import convert
-from handrec.events.games import Method, record, score_event
+from handrec.events.event_score import score_event
+from handrec.events.games import record
+from handrec.events.methods import Method
 from handrec.formats.pbn.reader import parse_pbn_text
 
 A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"

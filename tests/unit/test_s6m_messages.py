@@ -12,7 +12,10 @@
 from __future__ import annotations
 
 from handrec.events.checks import check_event, check_pairs
-from handrec.events.games import GameRecord, Method, TableView, method_title, record, render, score_event
+from handrec.events.event_score import score_event
+from handrec.events.games import GameRecord, TableView, record
+from handrec.events.methods import Method
+from handrec.events.report import method_title, render
 from handrec.formats.lin.reader import parse_lin_text
 from handrec.formats.pbn.reader import parse_pbn_text
 from handrec.model import Origin, Span

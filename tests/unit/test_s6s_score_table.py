@@ -11,7 +11,9 @@ from typer.testing import CliRunner
 
 from handrec.cli import app
 from handrec.events.checks import check_event
-from handrec.events.games import Method, record, score_event
+from handrec.events.event_score import score_event
+from handrec.events.games import record
+from handrec.events.methods import Method
 from handrec.formats.pbn.reader import parse_pbn_text
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"

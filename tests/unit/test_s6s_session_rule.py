@@ -1,4 +1,4 @@
-"""The session rule (handrec.events.games.dated, the SQL views of handrec.dataset.query): an event's known
+"""The session rule (handrec.events.sessions.dated, the SQL views of handrec.dataset.query): an event's known
 dates, in order; a date joins the session of the date just before it unless the two conflict,
 at least two board numbers that both dates have played with different deals on the two dates.
 
@@ -19,7 +19,10 @@ from handrec.cli import app
 from handrec.dataset.query import connect
 from handrec.dataset.store import convert
 from handrec.events.checks import check_event, check_pairs
-from handrec.events.games import GameRecord, Method, group_sessions, record, score_event
+from handrec.events.event_score import score_event
+from handrec.events.games import GameRecord, record
+from handrec.events.methods import Method
+from handrec.events.sessions import group_sessions
 from handrec.formats.pbn.reader import parse_pbn_text
 
 _A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
