@@ -250,7 +250,7 @@ def score_pairs(
 def _split_board_notes(trs: Sequence[Traveller]) -> list[str]:
     """Why a board number has several travellers (one a deal,
     :func:`~handrec.events.travellers.travellers`): a fouled board (Law 87,
-    :mod:`handrec.events.checks` S613: different deals in one section, stage and round;
+    :mod:`handrec.events.checks_boards` S613: different deals in one section, stage and round;
     S615: the same deal with another dealer or vulnerability; Law 87B scores each form of the
     board apart), or sections, stages or rounds that reuse the number, or games that give no
     deal."""

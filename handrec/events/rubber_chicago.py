@@ -4,7 +4,7 @@
 (consecutive rubbers), :mod:`handrec.scoring.chicago` (rounds of four deals) or
 :mod:`handrec.scoring.minibridge`; :func:`deal_result` turns a game into the
 :class:`~handrec.scoring.rubber.DealResult` those scorers take (also for the ScoreRubber
-check, :mod:`handrec.events.checks`).
+check, :mod:`handrec.events.checks_tags`).
 
 Sources: bridge-rules.md §5 (rubber), §6 (Chicago), §7 (minibridge).
 """

@@ -14,7 +14,8 @@ from fractions import Fraction
 
 import pytest
 
-from handrec.events.checks import EventChecker, agrees, check_event, parse_claim
+from handrec.events.checks import EventChecker, check_event
+from handrec.events.claims import agrees, parse_claim
 from handrec.events.event_score import score_event
 from handrec.events.games import Claim, GameRecord, TableView, pair_label, record, table_view
 from handrec.events.methods import Method

@@ -1,5 +1,5 @@
 """Claimed ScorePercentage / ScoreIMP / ScoreMP figures that no scoring can give are reported on
-every game, a board played once included (handrec.events.checks.impossible_claim): S616 at the
+every game, a board played once included (handrec.events.claims.impossible_claim): S616 at the
 tag, once handrec.diagnostics registers it (registered here while it is not), else S609."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from handrec.diagnostics import CODES, Code, Severity
-from handrec.events.checks import check_event, impossible_claim, parse_claim
+from handrec.events.checks import check_event
+from handrec.events.claims import impossible_claim, parse_claim
 from handrec.events.games import record
 from handrec.formats.pbn.reader import parse_pbn_text
 
