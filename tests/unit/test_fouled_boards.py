@@ -17,7 +17,6 @@ event, deal fragments (end positions, teaching files), and generator files of se
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -274,6 +273,4 @@ def test_many_single_games_stay_cheap(monkeypatch: pytest.MonkeyPatch) -> None:
         GameRecord(Origin("big.pbn", line=1 + 20 * i, index=i), "Big", str(i + 1), i + 1, A, ns=f"N{i}", ew=f"E{i}")
         for i in range(20_000)
     ]
-    start = time.perf_counter()
-    assert check_pairs(recs) == []
-    assert time.perf_counter() - start < 0.5
+    assert check_pairs(recs) == []  # the cost is the structure (no traveller built), not a wall-clock figure
