@@ -21,6 +21,8 @@ S616 = Code(
     "impossible claimed score",
     "{tag} {value} is impossible: {detail}",
     "PBN 2.1 §4.2.2-4.2.4; bridge-rules.md §8",
+    "A claimed figure no scoring can give.",
+    "ScorePercentage NS 120 is impossible: a percentage is from 0 to 100",
 )
 
 
