@@ -215,6 +215,38 @@ SELECT board_id, source_file, event, event_name, board, board_key, room, north, 
 FROM scored JOIN scaled USING (board_key, score_ns)
 """
 
+_FROM_BOARDS = "As in boards."
+
+#: The columns of the ``travellers`` view, each with its one-line description (``handrec schema``, docs/sql.md).
+TRAVELLERS_COLUMNS: dict[str, str] = {
+    "board_id": "The game (boards.board_id).",
+    "source_file": _FROM_BOARDS,
+    "event": "The Event tag (boards.event).",
+    "event_name": "The event compared: the Event tag, else '<source_file> (no Event tag)'.",
+    "board": _FROM_BOARDS,
+    "board_key": "What makes one board to compare: event, session date, number, deal, dealer, vulnerability.",
+    "room": _FROM_BOARDS,
+    "north": _FROM_BOARDS,
+    "east": _FROM_BOARDS,
+    "south": _FROM_BOARDS,
+    "west": _FROM_BOARDS,
+    "contract": _FROM_BOARDS,
+    "declarer": _FROM_BOARDS,
+    "result": _FROM_BOARDS,
+    "score_ns": "North-South's score computed by handrec (boards.score_ns).",
+    "tables": "How many times the board was played (its scored results).",
+    "top": "The session's top on the 1/0.5 scale: the most-played board's results - 1.",
+    "mp_ns": "North-South's matchpoints, 1 a result beaten and 0.5 a tie, on the top (Neuberg when played fewer times).",
+    "mp_ew": "East-West's matchpoints on the same scale: top - mp_ns.",
+    "mp2_ns": "North-South's matchpoints on the 2/1 scale (2 * mp_ns).",
+    "mp2_ew": "East-West's matchpoints on the 2/1 scale.",
+    "pct_ns": "North-South's percentage: 100 * mp_ns / top; null when top is 0.",
+    "pct_ew": "East-West's percentage: 100 - pct_ns.",
+    "imps_vs_avg_ns": "North-South's IMPs against the mean of the board's scores (not Butler's datum).",
+    "session_date": "The session's date (YYYY.MM.DD): its first date; null when unknown.",
+    "session": "The session's name as handrec score gives it: the event, with its date when it has several.",
+}
+
 #: Session ranking of pairs by matchpoint percentage over the boards they played, as
 #: ``handrec score -m mp`` ranks them: N-S and E-W apart (direction ``NS`` / ``EW``), or one
 #: field (direction ``pairs``) when a pair of the event played in both directions (a
@@ -264,6 +296,23 @@ SELECT event, direction, pair, count(*) AS boards, round(sum(mp), 6) AS mp, CAST
 FROM fields
 GROUP BY event, direction, pair
 """
+
+#: The columns of the ``rankings`` view, each with its one-line description.
+RANKINGS_COLUMNS: dict[str, str] = {
+    "event": "The session ranked (travellers.session): the event's name, with its date when it has several.",
+    "direction": "NS or EW, or pairs for one field when a pair played in both directions (a Howell movement).",
+    "pair": "The pair: 'North - South' or 'East - West' (one name when both seats give the same).",
+    "boards": "How many boards the pair played in the session.",
+    "mp": "The pair's matchpoints on the 1/0.5 scale, summed.",
+    "top": "The sum of the tops of those boards.",
+    "pct": "100 * mp / top, rounded to 2 decimals.",
+    "rank": "The pair's place in its session and direction (ties share a rank).",
+    "event_name": "The event (travellers.event_name).",
+    "session_date": "The session's date (travellers.session_date).",
+}
+
+#: The views over the tables, each with its columns' descriptions (in the order the view gives them).
+VIEWS: dict[str, dict[str, str]] = {"travellers": TRAVELLERS_COLUMNS, "rankings": RANKINGS_COLUMNS}
 
 
 def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]:

@@ -31,7 +31,7 @@ from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
 from handrec.rules.play import Trick
 from handrec.rules.validator import Analysis, analyse
 
-__all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row"]
+__all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row", "description"]
 
 SCHEMA_VERSION = "4"
 
@@ -42,101 +42,126 @@ _i16 = pa.int16()
 _i32 = pa.int32()
 _i64 = pa.int64()
 
+
+def _col(name: str, type_: pa.DataType, description: str) -> pa.Field:
+    """A column of :data:`SCHEMAS`, its one-line description as Arrow field metadata (it is written
+    into every Parquet file, and ``handrec schema`` and docs/sql.md show it)."""
+    return pa.field(name, type_, metadata={"description": description})
+
+
+def description(field: pa.Field) -> str:
+    """The one-line description of ``field`` (:func:`_col`), ``""`` when it has none."""
+    return (field.metadata or {}).get(b"description", b"").decode()
+
+
+_BOARD_ID = "The game's id in the dataset (0-based, in reading order): the key to boards.board_id."
+_SOURCE = "The input read: its path, ARCHIVE!MEMBER for an archive member, - for standard input."
+
 SCHEMAS: dict[str, pa.Schema] = {
     "boards": pa.schema(
         [
-            ("board_id", _i64),
-            ("source_file", _str),
-            ("source_line", _i32),
-            ("board_index", _i32),
-            ("format", pa.dictionary(pa.int8(), _str)),
-            ("event", _str),
-            ("site", _str),
-            ("date", _str),
-            ("scoring", _str),
-            ("board", _i32),
-            ("board_label", _str),
-            ("room", _str),
-            ("stage", _str),
-            ("home_team", _str),
-            ("visit_team", _str),
-            ("north", _str),
-            ("east", _str),
-            ("south", _str),
-            ("west", _str),
-            ("dealer", _str),
-            ("vulnerable", _str),
-            ("deal", _str),
-            ("hcp_n", _i16),
-            ("hcp_e", _i16),
-            ("hcp_s", _i16),
-            ("hcp_w", _i16),
-            ("auction", _str),
-            ("contract", _str),
-            ("declarer", _str),
-            ("result", _i16),
-            ("score_ns", _i32),
-            ("opening_lead", _str),
-            ("cards_played", _i16),
-            ("errors", _i16),
-            ("warnings", _i16),
+            _col("board_id", _i64, "The game's id in the dataset: 0-based, in reading order (the key of this table)."),
+            _col("source_file", _str, _SOURCE),
+            _col("source_line", _i32, "The line of the input where the game starts (1-based)."),
+            _col("board_index", _i32, "The game's position in its file (0-based), as validate --format json gives it."),
+            _col("format", pa.dictionary(pa.int8(), _str), "The input's format: pbn or lin."),
+            _col("event", _str, "The Event tag (null when empty or '?', as for every tag below)."),
+            _col("site", _str, "The Site tag."),
+            _col("date", _str, "The Date tag as written (PBN: YYYY.MM.DD, ? for an unknown digit)."),
+            _col("scoring", _str, "The Scoring tag as written (MP, IMP, IMP;Cross, Rubber...)."),
+            _col("board", _i32, "The board number (PBN Board tag, LIN ah or qx); null when it is not a number."),
+            _col("board_label", _str, "The Board tag as written ('1', '01', '1-1')."),
+            _col("room", _str, "The Room tag of a teams match: Open or Closed (LIN: the qx room)."),
+            _col("stage", _str, "The Stage tag (Preliminary, Semifinal...)."),
+            _col("home_team", _str, "The HomeTeam tag."),
+            _col("visit_team", _str, "The VisitTeam tag."),
+            _col("north", _str, "North's name (North tag, LIN pn)."),
+            _col("east", _str, "East's name."),
+            _col("south", _str, "South's name."),
+            _col("west", _str, "West's name."),
+            _col("dealer", _str, "The dealer: N, E, S or W (Dealer tag, LIN md); null when not given."),
+            _col("vulnerable", _str, "The vulnerability: None, NS, EW or Both (Vulnerable tag, LIN sv)."),
+            _col(
+                "deal",
+                _str,
+                "The deal in PBN notation from North (N:spades.hearts.diamonds.clubs x4, - a hand unknown).",
+            ),
+            _col("hcp_n", _i16, "North's high-card points (A 4, K 3, Q 2, J 1); null when the hand is unknown."),
+            _col("hcp_e", _i16, "East's high-card points."),
+            _col("hcp_s", _i16, "South's high-card points."),
+            _col("hcp_w", _i16, "West's high-card points."),
+            _col("auction", _str, "The calls in order from the dealer, separated by spaces (Pass, X, XX, 1C...7NT)."),
+            _col("contract", _str, "The contract (4S, 3NTX, Pass): the auction's when it is complete, else the tags'."),
+            _col("declarer", _str, "The declarer (N, E, S, W); null when passed out or unknown."),
+            _col(
+                "result",
+                _i16,
+                "Tricks taken by declarer (0-13): the play's or claim's when complete, else the Result tag.",
+            ),
+            _col("score_ns", _i32, "North-South's duplicate score computed by handrec (0 when passed out; Law 77)."),
+            _col("opening_lead", _str, "The first card of the play (SA, H7...)."),
+            _col("cards_played", _i16, "How many cards of the play are given (52 for a full play)."),
+            _col("errors", _i16, "The game's error diagnostics (its rows in diagnostics of severity error)."),
+            _col("warnings", _i16, "The game's warnings."),
         ]
     ),
     "calls": pa.schema(
         [
-            ("board_id", _i64),
-            ("source_file", _str),
-            ("call_index", _i16),
-            ("seat", _str),
-            ("call", _str),
-            ("alert", pa.bool_()),
-            ("annotation", _str),
+            _col("board_id", _i64, _BOARD_ID),
+            _col("source_file", _str, _SOURCE),
+            _col("call_index", _i16, "The call's position in the auction (0-based; 0 is the dealer's)."),
+            _col("seat", _str, "Who made the call: N, E, S or W."),
+            _col("call", _str, "The call: Pass, X, XX or a bid (1C...7NT)."),
+            _col("alert", pa.bool_(), "Whether the call was alerted (PBN !, LIN mb suffix !)."),
+            _col("annotation", _str, "The call's note or explanation (PBN Note, LIN an), as written."),
         ]
     ),
     "plays": pa.schema(
         [
-            ("board_id", _i64),
-            ("source_file", _str),
-            ("card_index", _i16),
-            ("trick", _i16),
-            ("position", _i16),
-            ("seat", _str),
-            ("card", _str),
-            ("winner", _str),
+            _col("board_id", _i64, _BOARD_ID),
+            _col("source_file", _str, _SOURCE),
+            _col("card_index", _i16, "The card's position in the play (0-based; 0 is the opening lead)."),
+            _col("trick", _i16, "The trick's number (1-13)."),
+            _col("position", _i16, "The card's place in its trick (1 is the lead, 4 the last)."),
+            _col("seat", _str, "Who played the card: N, E, S or W (dummy's cards under dummy's seat)."),
+            _col("card", _str, "The card: suit and rank (SA, HT, C2); null when the record gives none ('-')."),
+            _col("winner", _str, "Who won the trick; null for an unfinished trick."),
         ]
     ),
     "diagnostics": pa.schema(
         [
-            ("board_id", _i64),
-            ("source_file", _str),
-            ("line", _i32),
-            ("column", _i32),
-            ("code", _str),
-            ("severity", _str),
-            ("message", _str),
+            _col(
+                "board_id", _i64, "The game the fault belongs to (boards.board_id); null for a fault of a whole file."
+            ),
+            _col("source_file", _str, _SOURCE),
+            _col("line", _i32, "The fault's line (1-based); 0 for the whole file."),
+            _col("column", _i32, "The fault's column (1-based); 0 for a whole line or board."),
+            _col("code", _str, "The diagnostic code (A301, S601...): handrec codes CODE explains it."),
+            _col("severity", _str, "error, warning or info."),
+            _col("message", _str, "The message, as validate prints it."),
         ]
     ),
     "tables": pa.schema(
         [
-            ("board_id", _i64),
-            ("source_file", _str),
-            ("table_name", _str),
-            ("row", _i32),
-            ("column", _str),
-            ("value", _str),
+            _col("board_id", _i64, _BOARD_ID),
+            _col("source_file", _str, _SOURCE),
+            _col("table_name", _str, "The supplemental table: ScoreTable, TotalScoreTable, OptimumResultTable..."),
+            _col("row", _i32, "The row of the table (0-based)."),
+            _col("column", _str, "The column's name in the table's tag (#n past the columns it names)."),
+            _col("value", _str, "The element as written (PBN 2.1 §5)."),
         ]
     ),
     "files": pa.schema(
         [
-            ("source_file", _str),
-            ("format", _str),
-            ("boards", _i32),
-            ("errors", _i32),
-            ("warnings", _i32),
-            ("boards_written", _i32),
-            ("status", _str),
-            ("sha256", _str),
-            ("bytes", _i64),
+            _col("source_file", _str, _SOURCE),
+            _col("format", _str, "pbn or lin; null when the input was not read as either."),
+            _col("boards", _i32, "Games read from the input."),
+            _col("errors", _i32, "Its error rows in diagnostics."),
+            _col("warnings", _i32, "Its warning rows in diagnostics."),
+            _col("boards_written", _i32, "Its rows in boards (equal to boards)."),
+            _col("status", _str, "ok, unreadable, skipped, unchanged or not_read (after --fail-fast or --max-errors)."),
+            _col("sha256", _str, "SHA-256 of its bytes (decompressed); null when not read to the end."),
+            _col("bytes", _i64, "Its size in bytes (decompressed)."),
         ]
     ),
 }
