@@ -39,7 +39,7 @@ def list_lines() -> list[str]:
 @app.command()
 def codes(
     code: Annotated[
-        str | None, typer.Argument(metavar="[CODE]", help="A diagnostic code (A301, S601...) to explain.")
+        str | None, typer.Argument(metavar="CODE", help="A diagnostic code (A301, S601...) to explain.")
     ] = None,
 ) -> None:
     """List the diagnostic codes (code, severity, title), or explain one: its rule, source, message and an example.

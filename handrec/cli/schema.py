@@ -30,7 +30,9 @@ def schema_lines(relations) -> list[str]:
 def schema(
     dataset: Annotated[
         Path | None,
-        typer.Argument(metavar="[DIR]", help="A dataset folder written by 'handrec convert' (default: none)."),
+        typer.Argument(
+            metavar="DIR", help="A dataset folder written by 'handrec convert' (default: the schema handrec writes)."
+        ),
     ] = None,
 ) -> None:
     """List the tables and views of a dataset, with each column's SQL type and description.
