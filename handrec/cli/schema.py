@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from handrec.cli.app import _printable, app
+from handrec.cli.app import _plain, _printable, app
 
 
 def schema_lines(relations) -> list[str]:
@@ -48,4 +48,5 @@ def schema(
     except QueryError as e:
         typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
-    typer.echo("\n".join(schema_lines(relations)))
+    # a dataset's Parquet files are input: their names and descriptions never drive the terminal
+    typer.echo(_plain("\n".join(schema_lines(relations))))

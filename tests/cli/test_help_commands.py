@@ -108,3 +108,20 @@ def test_schema_of_a_folder_without_dataset_exits_2(tmp_path: Path) -> None:
     assert r.stderr == (
         f"handrec: {tmp_path}: no handrec dataset here (boards.parquet missing); run 'handrec convert' first\n"
     )
+
+
+def test_schema_escapes_what_a_dataset_says(tmp_path: Path) -> None:
+    """A dataset's Parquet files are input: a description holding ESC never reaches the terminal raw."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["convert", str(ROOT / "sample_data"), "-o", str(out), "-q"]).exit_code == 0
+    table = pq.read_table(out / "files.parquet")
+    i = table.schema.get_field_index("sha256")
+    field = table.schema.field(i).with_metadata({"description": "\x1b[31mred\x1b[0m"})
+    pq.write_table(table.cast(table.schema.set(i, field)), out / "files.parquet")
+    r = runner.invoke(app, ["schema", str(out)])
+    assert r.exit_code == 0, r.stderr
+    assert "\x1b" not in r.stdout
+    assert "  sha256          VARCHAR   \\x1b[31mred\\x1b[0m" in r.stdout.splitlines()
