@@ -112,7 +112,6 @@ def test_schema_of_a_folder_without_dataset_exits_2(tmp_path: Path) -> None:
 
 def test_schema_escapes_what_a_dataset_says(tmp_path: Path) -> None:
     """A dataset's Parquet files are input: a description holding ESC never reaches the terminal raw."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     out = tmp_path / "out"
