@@ -41,6 +41,8 @@ S615 = Code(
     "board {board} was played with {detail} as in the game at line {other} (a fouled board):"
     " the results of each are scored apart",
     "Law 87A (fouled board); bridge-rules.md §8.3",
+    "All games of a board have the same dealer and vulnerability.",
+    "board 2 was played with dealer E, not N as in the game at line 12 (a fouled board): the results of each are scored apart",
 )
 
 
