@@ -1,4 +1,4 @@
-"""The generated regions of docs/ are what ``python -m handrec.docs_gen`` writes now: a page
+"""The generated regions of docs/ are what ``python -m handrec.cli.docs_gen`` writes now: a page
 never lists a code, a column, an option or a module that is not the code's."""
 
 from __future__ import annotations
@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from handrec import docs_gen
+from handrec.cli import docs_gen
 from handrec.dataset.query import VIEWS
 from handrec.dataset.schema import describe
 from handrec.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = docs_gen.pages(ROOT / "docs")
-COMMAND = "python -m handrec.docs_gen"
+COMMAND = "python -m handrec.cli.docs_gen"
 
 
 def test_the_generated_pages_are_found() -> None:
