@@ -39,32 +39,52 @@ class DatasetLock:
         self.wait = wait
         self.on_wait = on_wait
         self._fd: int | None = None
+        self._created = False
 
     def __enter__(self) -> DatasetLock:
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not on POSIX
             return self
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
+        while True:
+            created = not self.folder.exists()
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if not self.wait:
-                    raise DatasetBusy(self.folder) from None
-                if self.on_wait is not None:
-                    self.on_wait()
-                fcntl.flock(fd, fcntl.LOCK_EX)
-        except BaseException:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    if not self.wait:
+                        raise DatasetBusy(self.folder) from None
+                    if self.on_wait is not None:
+                        self.on_wait()
+                        self.on_wait = None
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                # The holder may have removed the folder it made and never wrote (see __exit__):
+                # then the lock is on a folder that is gone, and the one to lock is made anew.
+                try:
+                    same = os.stat(self.folder).st_ino == os.fstat(fd).st_ino
+                except FileNotFoundError:
+                    same = False
+            except BaseException:
+                os.close(fd)
+                raise
+            if same:
+                break
             os.close(fd)
-            raise
-        self._fd = fd
+        self._fd, self._created = fd, created
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if self._fd is not None:
+        if self._fd is None:
+            return
+        try:
+            if self._created:
+                self.folder.rmdir()  # a folder this run made and never wrote is not left behind (only if empty)
+        except OSError:
+            pass
+        finally:
             os.close(self._fd)  # closing the descriptor releases the flock
             self._fd = None
