@@ -36,6 +36,7 @@ def test_wheel_contains_grammars_and_templates(wheel: Path) -> None:
     assert "handrec/grammars/pbn.lark" in names
     assert "handrec/grammars/lin.lark" in names
     assert any(n.startswith("handrec/templates/booklet") for n in names)
+    assert "handrec/templates/site/site.css" in names and "handrec/templates/site/board.html.j2" in names
 
 
 def test_installed_wheel_runs(wheel: Path, tmp_path: Path) -> None:

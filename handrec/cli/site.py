@@ -1,0 +1,83 @@
+"""``handrec site``: a static results website (rankings, boards, score cards) of the events in the inputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from handrec.cli.app import (
+    PathsArg,
+    _nothing_found,
+    _printable,
+    _progress_bar,
+    _require_solver,
+    _unreadable,
+    app,
+)
+
+
+@app.command()
+def site(
+    paths: PathsArg,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Folder to write the site into (made if missing).")],
+    title: Annotated[
+        str | None, typer.Option("--title", help="Heading of the index page (default: the Event tag).")
+    ] = None,
+    dd: Annotated[
+        bool | None,
+        typer.Option(
+            "--dd/--no-dd",
+            help="Solve double dummy for deals without a table (needs handrec\\[dd]: without it, exit 2) / show none.",
+        ),
+    ] = None,
+) -> None:
+    """Write a results website: an index of events and sessions; per session the rankings;
+    a page per board (diagram, HCP, double dummy and par, auction and play, traveller scored
+    by handrec, a link to the BBO hand viewer); a score card per pair or team.
+
+    Everything the pages use is in the folder (stylesheet, fonts, a small table sorter):
+    open index.html in a browser or copy the folder to a web server.  Figures of the file
+    that disagree with handrec's are marked on the pages and listed on stderr.
+    """
+    from handrec.formats.dispatch import iter_inputs, read_input
+    from handrec.site.render import NotASiteFolder, build_site
+
+    if dd:
+        _require_solver()
+    input_errors: list = []
+
+    def boards():
+        for inp in iter_inputs(paths, input_errors):
+            yield from read_input(inp)
+            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+
+    from handrec.dd.solver import default_cache_dir, set_cache_dir
+
+    previous_cache = set_cache_dir(default_cache_dir())
+    try:
+        summary = build_site(
+            boards(), output, title=title, dd=dd, progress=_progress_bar("double dummy") if dd else None
+        )
+    except NotASiteFolder as e:
+        typer.echo(f"handrec: {_printable(str(e))}", err=True)
+        raise typer.Exit(2) from None
+    except OSError as e:
+        typer.echo(f"handrec: cannot write {_printable(str(output))}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        set_cache_dir(previous_cache)
+    bad = [d for d in input_errors if _unreadable(d.code)]
+    for d in bad:
+        typer.echo(_printable(str(d)), err=True)
+    if summary.games == 0:
+        if not bad:
+            _nothing_found(paths)
+        raise typer.Exit(2 if bad else 1)
+    typer.echo(
+        f"{summary.sessions} session{'s' if summary.sessions != 1 else ''}, {summary.boards} boards, "
+        f"{summary.pairs} score cards -> {_printable(str(output / 'index.html'))}",
+        err=True,
+    )
+    raise typer.Exit(2 if bad else 0)

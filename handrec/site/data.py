@@ -1,0 +1,391 @@
+"""The results website's content: the sessions of the inputs, their boards, pairs (or teams)
+and score cards, as plain values for the templates.
+
+:func:`collect` reads the boards once (one replay each, shared by the record that event
+scoring needs and the play the board page shows) and keeps only what the pages need: every
+game's small :class:`~handrec.events.games.GameRecord` and opening lead, and the first
+game of each board in full (its diagram, auction and play).  :func:`site_sessions` then
+builds one :class:`SiteSession` per session found by
+:func:`handrec.events.games.group_sessions` (an Event tag and a session date):
+
+* the travellers and rankings are the booklet's (:mod:`handrec.site._booklet`), scored by
+  :mod:`handrec.events.games` exactly as ``handrec score`` scores them, with the rows whose
+  own figures (ScoreMP, ScorePercentage, ScoreTable...) disagree with handrec's marked;
+* a score card per pair or team (:func:`score_card`): each board it played, its seat, the
+  contract, declarer, lead, result, score, matchpoints or IMPs and percentage, and how the
+  field scored the board.
+
+File names of pages are made by handrec (``board-3.html``, ``pair-2.html``), never from
+the input's text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from handrec.dd import solver as ddmod
+from handrec.events.games import (
+    EventScore,
+    GameRecord,
+    Method,
+    ScoredTraveller,
+    TeamBoard,
+    fmt_percent,
+    group_sessions,
+    record,
+    score_event,
+)
+from handrec.model import Board
+from handrec.rules.replay import Replay, replay
+from handrec.site import _booklet
+from handrec.site.views import auction_view, bbo_url, lead_text, play_view
+
+__all__ = ["Collected", "SiteBoard", "SitePair", "SiteSession", "collect", "site_sessions", "score_card"]
+
+_MINUS = "\u2212"
+_SAFE_LABEL = re.compile(r"^[0-9]{1,6}$")
+
+Origin2 = tuple[str, int | None]
+BoardKey = tuple[object, ...]
+
+
+def _origin(r: GameRecord) -> Origin2:
+    return (r.origin.path, r.origin.index)
+
+
+def _board_key(r: GameRecord) -> BoardKey:
+    """One board of a session: its label, deal, dealer and vulnerability (Law 87A: another
+    form of the board is another board); a game with neither label nor deal stands alone."""
+    if r.key is None:
+        return ("#", r.origin.path, r.origin.index)
+    return (r.event, r.board, r.deal or "", r.dealer, r.vulnerable)
+
+
+@dataclass(slots=True)
+class Collected:
+    """The inputs as the site needs them: ``records`` (every game, in input order), ``leads``
+    (opening lead by game: path and board index), ``first`` (the first game of each board in
+    full, with its replay)."""
+
+    records: list[GameRecord] = field(default_factory=list)
+    leads: dict[Origin2, str | None] = field(default_factory=dict)
+    first: dict[BoardKey, tuple[Board, Replay]] = field(default_factory=dict)
+
+
+def collect(boards: Iterable[Board]) -> Collected:
+    """Read ``boards`` once: records for event scoring, leads, the first game of each board."""
+    out = Collected()
+    for b in boards:
+        rep = replay(b)
+        r = record(b, rep)
+        out.records.append(r)
+        out.leads[_origin(r)] = lead_text(b.play)
+        key = _board_key(r)
+        if key not in out.first:
+            out.first[key] = (b, rep)
+    return out
+
+
+@dataclass(slots=True)
+class SiteBoard:
+    """One board page: ``page`` (file name), ``label``, the first game (``board``, ``rep``)
+    and the travellers of the board (booklet views; several for a teams event whose matches
+    played the same deal)."""
+
+    page: str
+    label: str
+    number: int | None
+    board: Board
+    rep: Replay
+    travellers: list[dict[str, Any]] = field(default_factory=list)
+    view: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SitePair:
+    """A pair (pairs events) or team: ``name`` as the rankings give it, ``page``, ``rank``
+    rows (the ranking line of each ranking it is in) and ``card`` (:func:`score_card`)."""
+
+    name: str
+    page: str
+    ranks: list[dict[str, Any]] = field(default_factory=list)
+    card: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class SiteSession:
+    """One session: ``folder`` (``s1``...), ``name`` (:func:`group_sessions`), ``event`` (the
+    Event tag), ``date`` (the session date, ``""`` unknown), ``results`` (the booklet's event
+    data: method label, rankings, travellers, notes; ``None`` when nothing can be compared),
+    ``boards``, ``pairs`` (by name), ``flagged`` (any row marked)."""
+
+    folder: str
+    name: str
+    event: str
+    date: str
+    results: dict[str, Any] | None
+    scores: list[EventScore]
+    boards: list[SiteBoard] = field(default_factory=list)
+    pairs: dict[str, SitePair] = field(default_factory=dict)
+    flagged: bool = False
+    games: int = 0
+    index: dict[BoardKey, SiteBoard] = field(default_factory=dict)
+
+    @property
+    def method(self) -> str | None:
+        return None if self.results is None else self.results["method"]
+
+    @property
+    def teams(self) -> bool:
+        return self.method == Method.IMP.value
+
+
+def site_sessions(
+    data: Collected, *, dd: bool | None = None, progress: Any = None
+) -> tuple[list[SiteSession], str | None]:
+    """The sessions of ``data``, with their board pages, pairs and score cards; and a note to
+    show once when double dummy was asked for and cannot be solved (``None`` otherwise).
+
+    ``dd``: ``None`` shows the double-dummy grid and par the tags give, ``True`` also solves
+    complete deals (:func:`handrec.dd.solver.boards_dd`), ``False`` shows none."""
+    sessions: list[SiteSession] = []
+    for n, (name, ev) in enumerate(group_sessions(data.records), 1):
+        res, diags = _booklet.session_results(ev)
+        flagged = _booklet.flagged_games(diags)
+        scores = score_event(ev, None)
+        event = res["events"][0] if res is not None and res["events"] else None
+        s = SiteSession(
+            folder=f"s{n}",
+            name=name,
+            event=ev[0].event,
+            date=ev[0].date,
+            results=event,
+            scores=scores,
+            flagged=bool(res and res["flagged"]),
+            games=len(ev),
+        )
+        _boards(s, ev, data)
+        if event is not None:
+            _attach(s, event, scores, data, flagged)
+        sessions.append(s)
+    note = _dd_views([b for s in sessions for b in s.boards], dd, progress)
+    return sessions, note
+
+
+def _boards(s: SiteSession, ev: Sequence[GameRecord], data: Collected) -> None:
+    """The session's boards in board-number order (then first appearance), one page each."""
+    keys: dict[BoardKey, None] = {}
+    for r in ev:
+        keys.setdefault(_board_key(r), None)
+    boards = []
+    for key in keys:
+        b, rep = data.first[key]
+        v = _booklet.board_view(b)
+        boards.append((v["number"], v["label"], key, b, rep, v))
+    boards.sort(key=lambda x: (x[0] is None, x[0] or 0))
+    labels = Counter(x[1] for x in boards)
+    for i, (number, label, key, b, rep, v) in enumerate(boards, 1):
+        page = f"board-{label}.html" if _SAFE_LABEL.match(label) and labels[label] == 1 else f"board-x{i}.html"
+        sb = SiteBoard(page, label, number, b, rep, view=v)
+        s.boards.append(sb)
+        s.index[key] = sb
+
+
+def _dd_views(boards: list[SiteBoard], dd: bool | None, progress: Any) -> str | None:
+    infos: list[Any] = [None] * len(boards)
+    note = None
+    if dd is not False and boards:
+        infos, note = ddmod.boards_dd([b.board for b in boards], solve=bool(dd), progress=progress)
+    for b, info in zip(boards, infos):
+        b.view["dd"], b.view["par"] = _booklet.dd_view(info)
+    return note
+
+
+def _find_board(s: SiteSession, st_board: str, deal: str | None, rec: GameRecord | None) -> SiteBoard | None:
+    if rec is not None:
+        return s.index.get(_board_key(rec))
+    for key, sb in s.index.items():  # a ScoreTable's traveller: the board of its label and deal
+        if key[0] != "#" and key[1] == st_board and key[2] == (deal or ""):
+            return sb
+    return None
+
+
+def _attach(
+    s: SiteSession, event: dict[str, Any], scores: list[EventScore], data: Collected, flagged: set[Origin2]
+) -> None:
+    """Link the booklet's travellers to their boards and make the pairs' score cards."""
+    for rk in event["rankings"]:
+        name_col = next((i for i, c in enumerate(rk["columns"]) if c.split()[0] in ("Pair", "Team", "Names")), None)
+        rk["name_col"] = name_col
+        for row in rk["rows"]:
+            if name_col is not None and name_col < len(row["cells"]) and row["cells"][name_col]:
+                _pair(s, row["cells"][name_col]).ranks.append({"ranking": rk, "row": row})
+    for view in event["travellers"]:
+        view.setdefault("page", None)
+        view.setdefault("match", None)
+    es = next((e for e in scores if e.travellers or e.team_boards), None)
+    if es is None:
+        return
+    if es.method is Method.IMP:
+        for tb, view in zip(es.team_boards, event["travellers"]):
+            sb = _find_board(s, tb.board, tb.open.record.deal if tb.open.record else None, tb.open.record)
+            if sb is not None:
+                view["match"] = _match_name(tb)
+                sb.travellers.append(view)
+                view["page"] = sb.page
+            for team in _teams(tb):
+                _pair(s, team).card.extend(_team_card_rows(tb, team, sb, data, flagged))
+        return
+    for st, view in zip(es.travellers, event["travellers"]):
+        t = st.traveller
+        first = next((e.record for e in t.entries if e.record is not None), None)
+        sb = _find_board(s, t.board, t.deal, first)
+        if sb is not None:
+            sb.travellers.append(view)
+            view["page"] = sb.page
+        names = {e.entry.ns for e in st.entries} | {e.entry.ew for e in st.entries}
+        for name in sorted(n for n in names if n):
+            rows = score_card(st, name, es.method, data.leads, flagged)
+            if rows:
+                for r in rows:
+                    r["board"] = sb
+                _pair(s, name).card.extend(rows)
+
+
+def _pair(s: SiteSession, name: str) -> SitePair:
+    p = s.pairs.get(name)
+    if p is None:
+        p = s.pairs[name] = SitePair(name, f"pair-{len(s.pairs) + 1}.html")
+    return p
+
+
+def _plus(score: int | None) -> str:
+    if score is None:
+        return ""
+    return f"+{score}" if score > 0 else (f"{_MINUS}{-score}" if score < 0 else "0")
+
+
+def _field(st: ScoredTraveller, ns: bool, own: int | None) -> list[dict[str, Any]]:
+    """How the field scored the board, from one side: each score (with how many tables had
+    it), best first, ``own`` marking the pair's."""
+    counts: Counter[int] = Counter()
+    for se in st.entries:
+        e = se.entry
+        if e.score_ns is not None:
+            counts[e.score_ns if ns else -e.score_ns] += e.multiplicity
+    return [{"score": _plus(v), "count": n, "own": v == own} for v, n in sorted(counts.items(), reverse=True)]
+
+
+def score_card(
+    st: ScoredTraveller,
+    name: str,
+    method: Method,
+    leads: dict[Origin2, str | None],
+    flagged: set[Origin2] = frozenset(),  # type: ignore[assignment]
+) -> list[dict[str, Any]]:
+    """The lines of pair ``name``'s score card for one scored traveller (usually one line).
+
+    Each line: ``seat`` (``N-S`` / ``E-W``), ``opponents``, ``cells`` (the booklet's contract,
+    declarer and score cells, :func:`handrec.site._booklet.result_cells`), ``lead`` (PBN card
+    or ``None``: a ScoreTable row records none), ``score`` (the pair's points, signed, or the
+    Law 12C2 artificial score), ``value`` (its matchpoints or IMPs), ``pct`` (matchpoints as a
+    percentage of the top, ``""`` for IMPs), ``top``, ``field`` (:func:`_field`) and ``flag``
+    (the file's own figure for this game differs from handrec's)."""
+    mp = method in (Method.MP, Method.MP2)
+    out = []
+    for se in st.entries:
+        e = se.entry
+        for is_ns, who, other, value, pct in (
+            (True, e.ns, e.ew, se.ns, se.pct_ns),
+            (False, e.ew, e.ns, se.ew, se.pct_ew),
+        ):
+            if who != name:
+                continue
+            own = None if e.score_ns is None else (e.score_ns if is_ns else -e.score_ns)
+            artificial = None
+            if e.artificial is not None:
+                artificial = {"AVERAGE_PLUS": "Avg+", "AVERAGE": "Avg", "AVERAGE_MINUS": f"Avg{_MINUS}"}[
+                    e.artificial[0 if is_ns else 1].name
+                ]
+            rec = e.record
+            out.append(
+                {
+                    "label": st.traveller.board or "?",
+                    "seat": "N-S" if is_ns else "E-W",
+                    "opponents": other,
+                    "room": e.room,
+                    "cells": _booklet.result_cells(e),
+                    "lead": leads.get(_origin(rec)) if rec is not None else None,
+                    "score": artificial or _plus(own),
+                    "value": "" if value is None else _booklet.signed(value),
+                    "pct": fmt_percent(pct) if mp and pct is not None else "",
+                    "top": st.top,
+                    "field": _field(st, is_ns, own),
+                    "flag": rec is not None and _origin(rec) in flagged,
+                }
+            )
+    return out
+
+
+def _teams(tb: TeamBoard) -> tuple[str, str]:
+    home = tb.match[3] if len(tb.match) > 3 and tb.match[3] else "Home"
+    visit = tb.match[4] if len(tb.match) > 4 and tb.match[4] else "Visit"
+    return home, visit
+
+
+def _match_name(tb: TeamBoard) -> str:
+    home, visit = _teams(tb)
+    return f"{home} v {visit}"
+
+
+def _team_card_rows(
+    tb: TeamBoard, team: str, sb: SiteBoard | None, data: Collected, flagged: set[Origin2]
+) -> list[dict[str, Any]]:
+    """A team's score card for one board of its match: the Open and Closed room lines (the home
+    team sits N-S in the Open room, :class:`~handrec.events.games.TeamBoard`), the IMPs on the
+    first."""
+    home, visit = _teams(tb)
+    is_home = team == home
+    imps = tb.imps_home if is_home else -tb.imps_home
+    rows = []
+    for room, e in (("Open", tb.open), ("Closed", tb.closed)):
+        is_ns = is_home == (room == "Open")
+        own = None if e.score_ns is None else (e.score_ns if is_ns else -e.score_ns)
+        rec = e.record
+        rows.append(
+            {
+                "label": tb.board,
+                "board": sb,
+                "seat": "N-S" if is_ns else "E-W",
+                "opponents": visit if is_home else home,
+                "room": room,
+                "cells": _booklet.result_cells(e),
+                "lead": data.leads.get(_origin(rec)) if rec is not None else None,
+                "score": _plus(own),
+                "value": _booklet.signed(imps) if room == "Open" else "",
+                "pct": "",
+                "top": None,
+                "field": [],
+                "flag": rec is not None and _origin(rec) in flagged,
+            }
+        )
+    return rows
+
+
+def board_extras(sb: SiteBoard) -> dict[str, Any]:
+    """The board page's auction and play (of the first game recorded), the table they come
+    from (``N-S v E-W`` names or ``None``), and the hand viewer's address."""
+    b = sb.board
+    r = record(b, sb.rep)
+    table = f"{r.ns or '?'} v {r.ew or '?'}" if (r.ns or r.ew) else None
+    return {
+        "auction": auction_view(b.auction),
+        "play": play_view(sb.rep, b.play),
+        "table": table,
+        "room": r.room,
+        "bbo": bbo_url(b) if b.deal is not None else None,
+    }
