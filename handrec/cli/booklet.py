@@ -52,6 +52,15 @@ def booklet(
             "has several results of a board, a ScoreTable or two rooms of a teams match).",
         ),
     ] = None,
+    pair: Annotated[
+        str | None,
+        typer.Option(
+            "--pair", help="Personal hand records of one pair or team (its label in the rankings: id or names)."
+        ),
+    ] = None,
+    player: Annotated[
+        str | None, typer.Option("--player", help="Personal hand records of the pairs a player played in.")
+    ] = None,
 ) -> None:
     """Print a hand-record booklet: the deals, then the results.
 
@@ -65,7 +74,14 @@ def booklet(
     (S603-S608, S611) or cannot be read (S609) is printed on stderr, and its
     traveller or ranking row is marked.  When no board has a deal and there
     are no results, nothing is written and the command exits 1.
+
+    With --pair or --player (HTML only): the boards one pair played, each with
+    its result and the field's frequencies under the diagram.
     """
+    if pair is not None or player is not None:
+        from handrec.cli.site import personal
+
+        personal(paths, output, pair=pair, player=player, title=title, dd=dd)
     from handrec.formats.dispatch import iter_inputs, read_input
 
     if per_page is not None and per_page not in (1, 2, 4, 6, 8):

@@ -81,3 +81,45 @@ def site(
         err=True,
     )
     raise typer.Exit(2 if bad else 0)
+
+
+def personal(
+    paths: list[Path], output: Path, *, pair: str | None, player: str | None, title: str | None, dd: bool | None
+) -> None:
+    """``handrec booklet --pair / --player``: one pair's boards with its result and the field's
+    frequencies (:mod:`handrec.site.personal`).  Ends the command: 0 written, 1 no such pair,
+    2 usage or an unreadable input."""
+    from handrec.formats.dispatch import iter_inputs, read_input
+    from handrec.site.personal import NoSuchPair, personal_booklet, write_personal
+
+    if pair is not None and player is not None:
+        typer.echo("handrec: give --pair or --player, not both", err=True)
+        raise typer.Exit(2)
+    if output.suffix.lower() not in (".html", ".htm"):
+        typer.echo("handrec: --pair and --player write HTML: --output must end in .html", err=True)
+        raise typer.Exit(2)
+    if dd:
+        _require_solver()
+    input_errors: list = []
+
+    def boards():
+        for inp in iter_inputs(paths, input_errors):
+            yield from read_input(inp)
+            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+
+    try:
+        book = personal_booklet(boards(), pair=pair, player=player, dd=dd)
+        n = write_personal(book, output, title=title)
+    except NoSuchPair as e:
+        known = "; ".join(_printable(k) for k in e.known)
+        typer.echo(f"handrec: {_printable(str(e))}" + (f" (pairs: {known})" if known else ""), err=True)
+        raise typer.Exit(2 if any(_unreadable(d.code) for d in input_errors) else 1) from None
+    except OSError as e:
+        typer.echo(f"handrec: cannot write {_printable(str(output))}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    bad = [d for d in input_errors if _unreadable(d.code)]
+    for d in bad:
+        typer.echo(_printable(str(d)), err=True)
+    who = ", ".join(_printable(p.name) for _, p in book.parts)
+    typer.echo(f"{n} boards of {who} -> {_printable(str(output))}", err=True)
+    raise typer.Exit(2 if bad else 0)

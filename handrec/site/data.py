@@ -271,13 +271,24 @@ def _plus(score: int | None) -> str:
 
 def _field(st: ScoredTraveller, ns: bool, own: int | None) -> list[dict[str, Any]]:
     """How the field scored the board, from one side: each score (with how many tables had
-    it), best first, ``own`` marking the pair's."""
+    it and the matchpoints or IMPs it earned), best first, ``own`` marking the pair's."""
     counts: Counter[int] = Counter()
+    values: dict[int, Any] = {}
     for se in st.entries:
         e = se.entry
         if e.score_ns is not None:
-            counts[e.score_ns if ns else -e.score_ns] += e.multiplicity
-    return [{"score": _plus(v), "count": n, "own": v == own} for v, n in sorted(counts.items(), reverse=True)]
+            score = e.score_ns if ns else -e.score_ns
+            counts[score] += e.multiplicity
+            values.setdefault(score, se.ns if ns else se.ew)
+    return [
+        {
+            "score": _plus(v),
+            "count": n,
+            "own": v == own,
+            "value": "" if values[v] is None else _booklet.signed(values[v]),
+        }
+        for v, n in sorted(counts.items(), reverse=True)
+    ]
 
 
 def score_card(
