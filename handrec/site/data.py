@@ -11,7 +11,7 @@ builds one :class:`SiteSession` per session found by
 * the travellers and rankings are the booklet's (:mod:`handrec.site._booklet`), scored by
   :mod:`handrec.events.games` exactly as ``handrec score`` scores them, with the rows whose
   own figures (ScoreMP, ScorePercentage, ScoreTable...) disagree with handrec's marked;
-* a score card per pair or team (:func:`score_card`): each board it played, its seat, the
+* a score card per pair or team (:func:`score_cards`): each board it played, its seat, the
   contract, declarer, lead, result, score, matchpoints or IMPs and percentage, and how the
   field scored the board.
 
@@ -44,7 +44,7 @@ from handrec.rules.replay import Replay, replay
 from handrec.site import _booklet
 from handrec.site.views import auction_view, bbo_url, lead_text, play_view
 
-__all__ = ["Collected", "SiteBoard", "SitePair", "SiteSession", "collect", "site_sessions", "score_card"]
+__all__ = ["Collected", "SiteBoard", "SitePair", "SiteSession", "collect", "site_sessions", "score_cards"]
 
 _MINUS = "\u2212"
 _SAFE_LABEL = re.compile(r"^[0-9]{1,6}$")
@@ -108,7 +108,7 @@ class SiteBoard:
 @dataclass(slots=True)
 class SitePair:
     """A pair (pairs events) or team: ``name`` as the rankings give it, ``page``, ``rank``
-    rows (the ranking line of each ranking it is in) and ``card`` (:func:`score_card`)."""
+    rows (the ranking line of each ranking it is in) and ``card`` (:func:`score_cards`)."""
 
     name: str
     page: str
@@ -247,13 +247,9 @@ def _attach(
         if sb is not None:
             sb.travellers.append(view)
             view["page"] = sb.page
-        names = {e.entry.ns for e in st.entries} | {e.entry.ew for e in st.entries}
-        for name in sorted(n for n in names if n):
-            rows = score_card(st, name, es.method, data.leads, flagged)
-            if rows:
-                for r in rows:
-                    r["board"] = sb
-                _pair(s, name).card.extend(rows)
+        for name, row in score_cards(st, es.method, data.leads, flagged):
+            row["board"] = sb
+            _pair(s, name).card.append(row)
 
 
 def _pair(s: SiteSession, name: str) -> SitePair:
@@ -269,9 +265,10 @@ def _plus(score: int | None) -> str:
     return f"+{score}" if score > 0 else (f"{_MINUS}{-score}" if score < 0 else "0")
 
 
-def _field(st: ScoredTraveller, ns: bool, own: int | None) -> list[dict[str, Any]]:
-    """How the field scored the board, from one side: each score (with how many tables had
-    it and the matchpoints or IMPs it earned), best first, ``own`` marking the pair's."""
+def _field(st: ScoredTraveller, ns: bool) -> list[dict[str, Any]]:
+    """How the field scored the board, from one side: each ``score`` (signed text), with how
+    many tables had it (``count``) and the matchpoints or IMPs it earned (``value``), best
+    first (a score card marks the line whose score is its own)."""
     counts: Counter[int] = Counter()
     values: dict[int, Any] = {}
     for se in st.entries:
@@ -284,60 +281,69 @@ def _field(st: ScoredTraveller, ns: bool, own: int | None) -> list[dict[str, Any
         {
             "score": _plus(v),
             "count": n,
-            "own": v == own,
             "value": "" if values[v] is None else _booklet.signed(values[v]),
         }
         for v, n in sorted(counts.items(), reverse=True)
     ]
 
 
-def score_card(
+_ARTIFICIAL = {"AVERAGE_PLUS": "Avg+", "AVERAGE": "Avg", "AVERAGE_MINUS": f"Avg{_MINUS}"}
+
+
+def score_cards(
     st: ScoredTraveller,
-    name: str,
     method: Method,
     leads: dict[Origin2, str | None],
     flagged: set[Origin2] = frozenset(),  # type: ignore[assignment]
-) -> list[dict[str, Any]]:
-    """The lines of pair ``name``'s score card for one scored traveller (usually one line).
+) -> list[tuple[str, dict[str, Any]]]:
+    """The score-card lines one scored traveller gives its pairs: ``(pair name, line)`` for the
+    N-S and the E-W pair of each result whose pair is known, in the traveller's order.
 
-    Each line: ``seat`` (``N-S`` / ``E-W``), ``opponents``, ``cells`` (the booklet's contract,
-    declarer and score cells, :func:`handrec.site._booklet.result_cells`), ``lead`` (PBN card
-    or ``None``: a ScoreTable row records none), ``score`` (the pair's points, signed, or the
-    Law 12C2 artificial score), ``value`` (its matchpoints or IMPs), ``pct`` (matchpoints as a
-    percentage of the top, ``""`` for IMPs), ``top``, ``field`` (:func:`_field`) and ``flag``
-    (the file's own figure for this game differs from handrec's)."""
+    Each line: ``label`` (the board), ``seat`` (``N-S`` / ``E-W``), ``opponents``, ``room``,
+    ``cells`` (the booklet's contract, declarer and score cells,
+    :func:`handrec.site._booklet.result_cells`), ``lead`` (PBN card or ``None``: a ScoreTable
+    row records none), ``score`` (the pair's points, signed, or the Law 12C2 artificial
+    score), ``value`` (its matchpoints or IMPs), ``pct`` (matchpoints as a percentage of the
+    top, ``""`` for IMPs), ``top``, ``field`` (:func:`_field`: the same list for every line
+    of a side) and ``flag`` (the file's own figure for this game differs from handrec's)."""
     mp = method in (Method.MP, Method.MP2)
+    fields: dict[bool, list[dict[str, Any]]] = {}
     out = []
     for se in st.entries:
         e = se.entry
+        rec = e.record
+        cells = None
         for is_ns, who, other, value, pct in (
             (True, e.ns, e.ew, se.ns, se.pct_ns),
             (False, e.ew, e.ns, se.ew, se.pct_ew),
         ):
-            if who != name:
+            if not who:
                 continue
+            if cells is None:
+                cells = _booklet.result_cells(e)
             own = None if e.score_ns is None else (e.score_ns if is_ns else -e.score_ns)
-            artificial = None
-            if e.artificial is not None:
-                artificial = {"AVERAGE_PLUS": "Avg+", "AVERAGE": "Avg", "AVERAGE_MINUS": f"Avg{_MINUS}"}[
-                    e.artificial[0 if is_ns else 1].name
-                ]
-            rec = e.record
+            if is_ns not in fields:
+                fields[is_ns] = _field(st, is_ns)
+            score = _ARTIFICIAL[e.artificial[0 if is_ns else 1].name] if e.artificial is not None else _plus(own)
             out.append(
-                {
-                    "label": st.traveller.board or "?",
-                    "seat": "N-S" if is_ns else "E-W",
-                    "opponents": other,
-                    "room": e.room,
-                    "cells": _booklet.result_cells(e),
-                    "lead": leads.get(_origin(rec)) if rec is not None else None,
-                    "score": artificial or _plus(own),
-                    "value": "" if value is None else _booklet.signed(value),
-                    "pct": fmt_percent(pct) if mp and pct is not None else "",
-                    "top": st.top,
-                    "field": _field(st, is_ns, own),
-                    "flag": rec is not None and _origin(rec) in flagged,
-                }
+                (
+                    who,
+                    {
+                        "label": st.traveller.board or "?",
+                        "seat": "N-S" if is_ns else "E-W",
+                        "opponents": other,
+                        "room": e.room,
+                        "cells": cells,
+                        "lead": leads.get(_origin(rec)) if rec is not None else None,
+                        "score": score,
+                        "own": _plus(own) if own is not None else None,
+                        "value": "" if value is None else _booklet.signed(value),
+                        "pct": fmt_percent(pct) if mp and pct is not None else "",
+                        "top": st.top,
+                        "field": fields[is_ns],
+                        "flag": rec is not None and _origin(rec) in flagged,
+                    },
+                )
             )
     return out
 

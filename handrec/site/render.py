@@ -35,8 +35,9 @@ from typing import Any
 import jinja2
 
 from handrec._resources import templates_dir
-from handrec.model import Board, Suit
+from handrec.model import Board
 from handrec.site.data import SiteSession, board_extras, collect, site_sessions
+from handrec.site.markup import GLOBALS
 
 __all__ = ["MARKER", "SiteSummary", "NotASiteFolder", "build_site", "environment"]
 
@@ -44,7 +45,6 @@ __all__ = ["MARKER", "SiteSummary", "NotASiteFolder", "build_site", "environment
 MARKER = ".handrec-site"
 _FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE-DejaVu.txt")
 _ASSETS = ("site.css", "sort.js")
-_SUIT_NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds", Suit.CLUBS: "clubs"}
 
 
 class NotASiteFolder(FileExistsError):
@@ -76,12 +76,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    suits = [
-        {"key": str(s), "symbol": s.symbol, "name": _SUIT_NAMES[s], "red": s.is_red}
-        for s in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-    ]
-    env.globals["suits"] = suits
-    env.globals["suit_by"] = {s["key"]: s for s in suits}
+    env.globals.update(GLOBALS)
     return env
 
 

@@ -1,0 +1,127 @@
+"""Small pieces of markup the site's templates use thousands of times a build (a suit
+symbol, a contract, a card, a link to a pair), as Python functions: a Jinja macro call
+costs far more, and a 1,000-board site calls these some hundred thousand times.
+
+Each returns :class:`markupsafe.Markup` built from escaped values only: a text from the
+input never becomes markup.  A suit is drawn for the eye (``aria-hidden``) and named for
+a screen reader (visually hidden text): ``2`` + hearts reads "2 hearts".
+
+>>> str(contract({"level": "4", "strain": "H", "doubling": "x", "text": ""}))
+'<span class="contract">4<span class="sym red" aria-hidden="true">♥</span><span class="vh"> hearts</span><span aria-hidden="true">x</span><span class="vh"> doubled</span></span>'
+>>> str(pair_link("<b>A</b>", {"<b>A</b>": type("P", (), {"page": "pair-1.html"})()}))
+'<a class="pair" href="pair-1.html">&lt;b&gt;A&lt;/b&gt;</a>'
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from handrec.model import Suit
+
+__all__ = ["SUITS", "sym", "strain", "doubling", "contract", "card", "pbn_card", "flag", "pair_link", "GLOBALS"]
+
+_NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds", Suit.CLUBS: "clubs"}
+#: The suits as the templates list them (spades first): ``key``, ``symbol``, ``name``, ``red``.
+SUITS = [
+    {"key": str(s), "symbol": s.symbol, "name": _NAMES[s], "red": s.is_red}
+    for s in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+]
+_SYM = {
+    s["key"]: Markup(
+        f'<span class="sym{" red" if s["red"] else ""}" aria-hidden="true">{s["symbol"]}</span>'
+        f'<span class="vh"> {s["name"]}</span>'
+    )
+    for s in SUITS
+}
+_NT = Markup('<span aria-hidden="true">NT</span><span class="vh"> no trump</span>')
+_DOUBLING = {
+    "x": Markup('<span aria-hidden="true">x</span><span class="vh"> doubled</span>'),
+    "xx": Markup('<span aria-hidden="true">xx</span><span class="vh"> redoubled</span>'),
+}
+_FLAG = Markup(
+    '<span class="flag" title="The file\'s own figure differs from handrec\'s">&dagger;'
+    '<span class="vh"> the file\'s own figure differs</span></span>'
+)
+_NO_LEAD = Markup('<span class="none" title="not recorded">\u2013</span>')
+
+
+def sym(key: str) -> Markup:
+    """A suit (``S H D C``): its symbol, in colour, and its name for a screen reader."""
+    return _SYM.get(key, Markup(""))
+
+
+def strain(key: str) -> Markup:
+    """A strain (``S H D C NT``), as :func:`sym`; ``NT`` is read "no trump"."""
+    return _NT if key == "NT" else sym(key)
+
+
+def doubling(d: str) -> Markup:
+    """``x`` / ``xx`` (any case), read "doubled" / "redoubled"; nothing for undoubled."""
+    return _DOUBLING.get((d or "").lower(), Markup(""))
+
+
+def contract(c: dict[str, Any]) -> Markup:
+    """A contract view (``level``, ``strain``, ``doubling``, ``text``: the booklet's
+    traveller cell): level, strain and doubling, else its text (``Pass``)."""
+    if c["level"]:
+        return _contract(c["level"], c["strain"], c["doubling"])
+    return escape(c["text"] or "")
+
+
+@cache
+def _contract(level: str, strain_key: str, doubled: str) -> Markup:
+    # a few dozen distinct contracts: each made once a build
+    return Markup(f'<span class="contract">{escape(level)}{strain(strain_key)}{doubling(doubled)}</span>')
+
+
+def card(c: dict[str, str]) -> Markup:
+    """A card view (``suit``, ``rank``): suit symbol and rank; ``?`` for an unknown card."""
+    return _card(c["suit"], c["rank"])
+
+
+@cache
+def _card(suit: str, rank: str) -> Markup:
+    if suit:
+        return Markup(f'<span class="card">{sym(suit)}{escape(rank)}</span>')
+    return Markup('<span class="card">?</span>')
+
+
+def pbn_card(text: str | None) -> Markup:
+    """A card written as PBN writes it (``HA``, ``DT``), a dash when not recorded."""
+    if not text:
+        return _NO_LEAD
+    rank = text[1:]
+    return _card(text[0], "10" if rank == "T" else rank)
+
+
+def flag(on: bool) -> Markup:
+    """The booklet's mark (a dagger) for a row whose own figure in the file differs from handrec's."""
+    return _FLAG if on else Markup("")
+
+
+def pair_link(name: str | None, pairs: dict[str, Any]) -> Markup:
+    """A pair's name, linked to its score card when it has one (``pairs``: name to an object
+    with ``page``)."""
+    if not name:
+        return Markup("")
+    p = pairs.get(name)
+    if p is None:
+        return escape(name)
+    return Markup(f'<a class="pair" href="{escape(p.page)}">{escape(name)}</a>')
+
+
+#: What :func:`handrec.site.render.environment` makes global to every template.
+GLOBALS = {
+    "suits": SUITS,
+    "sym": sym,
+    "strain": strain,
+    "doubling": doubling,
+    "contract": contract,
+    "card": card,
+    "pbn_card": pbn_card,
+    "flag": flag,
+    "pair_link": pair_link,
+}
