@@ -1,0 +1,171 @@
+"""``handrec site`` and ``handrec booklet --pair / --player`` without a browser: the files
+written, their figures against ``handrec score``, escaping, the folder rules, the exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from handrec.cli import app
+from handrec.site.render import MARKER
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "sample_data" / "club_session.pbn"
+TEAMS = ROOT / "sample_data" / "bbo_hands.lin"
+
+runner = CliRunner()
+
+
+def _site(tmp_path: Path, *args: str) -> tuple[int, str, Path]:
+    out = tmp_path / "site"
+    r = runner.invoke(app, ["site", *args, "-o", str(out)])
+    return r.exit_code, r.stderr, out
+
+
+def test_site_writes_every_page_and_its_assets(tmp_path: Path) -> None:
+    code, err, out = _site(tmp_path, str(SAMPLE))
+    assert code == 0, err
+    assert "1 session, 8 boards, 8 score cards" in err
+    names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert names == sorted(
+        [MARKER, "index.html", "s1/index.html"]
+        + [f"s1/board-{i}.html" for i in range(1, 9)]
+        + [f"s1/pair-{i}.html" for i in range(1, 9)]
+        + ["assets/site.css", "assets/sort.js"]
+        + [f"assets/fonts/{f}" for f in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE-DejaVu.txt")]
+    )
+    # nothing but the BBO link points outside the folder
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        for url in re.findall(r'(?:href|src)="([^"]+)"', text):
+            assert not re.match(r"^[a-z]+:", url) or url.startswith(
+                "https://www.bridgebase.com/tools/handviewer.html?lin="
+            )
+        assert "@import" not in text and "//" not in re.sub(r'href="https://www\.bridgebase\.com[^"]*"', "", text)
+
+
+def test_site_figures_are_handrec_score_s(tmp_path: Path) -> None:
+    code, err, out = _site(tmp_path, str(SAMPLE))
+    assert code == 0, err
+    scored = json.loads(runner.invoke(app, ["score", str(SAMPLE), "-f", "json"]).stdout)["events"][0]
+    session = (out / "s1" / "index.html").read_text(encoding="utf-8")
+    for ranking in scored["rankings"]:
+        for row in ranking["rows"]:
+            pct = f"{row['pct']:.2f}"
+            assert re.search(rf">{re.escape(row['name'])}</a></th>.*?<td class=\"num\">{pct}</td>", session)
+    board = (out / "s1" / "board-3.html").read_text(encoding="utf-8")
+    trav = next(t for t in scored["travellers"] if t["board"] == "3")
+    for e in trav["entries"]:
+        assert f'<tr data-score="{e["score_ns"]}"' in board
+    # board 3: N1-S1 and N4-S4 made 2S+2 (+170, 2.5 MP each), N2-S2 2S+1, N3-S3 2S=
+    assert board.count('<td class="num ns-value">2.5</td>') == 2
+
+
+def test_site_of_a_teams_match(tmp_path: Path) -> None:
+    code, err, out = _site(tmp_path, str(TEAMS))
+    assert code == 0, err
+    assert (out / "s1" / "board-1.html").is_file()
+
+
+def test_hostile_text_is_escaped_in_the_files(tmp_path: Path) -> None:
+    src = tmp_path / "x.pbn"
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    games = [
+        f'[Event "<script>alert(1)</script>"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+        f'[North "{n}"]\n[South "S"]\n[East "E{i}"]\n[West "W{i}"]\n[Deal "{deal}"]\n'
+        f'[Contract "4S"]\n[Declarer "N"]\n[Result "{10 + i}"]\n'
+        for i, n in enumerate(['\\"><img src=x onerror=alert(1)>', "A&B"])
+    ]
+    src.write_text("\n".join(games), encoding="utf-8")
+    code, err, out = _site(tmp_path, str(src))
+    assert code == 0, err
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "<script>alert" not in text and "<img" not in text, page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (out / "index.html").read_text(encoding="utf-8")
+    assert "&#34;&gt;&lt;img src=x onerror=alert(1)&gt; - S" in (out / "s1" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_folder_not_made_by_handrec_is_left_alone(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    r = runner.invoke(app, ["site", str(SAMPLE), "-o", str(out)])
+    assert r.exit_code == 2 and "did not write" in r.stderr
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_a_second_build_replaces_the_first_and_drops_its_stale_pages(tmp_path: Path) -> None:
+    code, _, out = _site(tmp_path, str(SAMPLE))
+    assert code == 0
+    (out / "extra.txt").write_text("kept", encoding="utf-8")
+    small = tmp_path / "one.pbn"
+    text = SAMPLE.read_text(encoding="utf-8")
+    small.write_text(text[: text.index('[Board "2"]')].rsplit("[Event", 1)[0], encoding="utf-8")
+    code, err, out = _site(tmp_path, str(small))
+    assert code == 0, err
+    assert (out / "extra.txt").read_text(encoding="utf-8") == "kept"  # not ours: untouched
+    assert not (out / "s1" / "board-8.html").exists() and (out / "s1" / "board-1.html").exists()
+
+
+def test_no_input_exit_1(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, err, _ = _site(tmp_path, str(empty))
+    assert code == 1 and "no PBN or LIN input" in err
+
+
+def test_booklet_pair_and_player(tmp_path: Path) -> None:
+    out = tmp_path / "mine.html"
+    r = runner.invoke(app, ["booklet", str(SAMPLE), "--pair", "n4 - s4", "-o", str(out)])
+    assert r.exit_code == 0, r.stderr
+    assert "8 boards of N4 - S4" in r.stderr
+    text = out.read_text(encoding="utf-8")
+    assert text.count('<article class="personal-board"') == 8
+    assert "<link" not in text and "<script" not in text  # one file, nothing to fetch
+    # board 1: N4-S4 defended 2H+1 (-140, 1 MP, 33.33%); the field: +170 once, -140 at three tables
+    first = text[text.index('<article class="personal-board"') : text.index("</article>")]
+    assert '<b class="score">−140</b>' in first and '<span class="pct">33.33</span>' in first
+    assert re.search(r"\+170</th><td class=\"num\">1</td><td class=\"num\">3</td>", first)
+    assert re.search(r"−140<span class=\"vh\"> \(this pair\)</span></th><td class=\"num\">3</td>", first)
+    r = runner.invoke(app, ["booklet", str(SAMPLE), "--player", "w2", "-o", str(out)])
+    assert r.exit_code == 0 and "8 boards of E2 - W2" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--pair", "nobody"], 1, "no pair 'nobody'"),
+        (["--pair", "N1 - S1", "--player", "N1"], 2, "not both"),
+    ],
+)
+def test_booklet_pair_errors(tmp_path: Path, args: list[str], code: int, message: str) -> None:
+    r = runner.invoke(app, ["booklet", str(SAMPLE), *args, "-o", str(tmp_path / "x.html")])
+    assert r.exit_code == code and message in r.stderr
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_booklet_pair_is_html_only(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["booklet", str(SAMPLE), "--pair", "N1 - S1", "-o", str(tmp_path / "x.pdf")])
+    assert r.exit_code == 2 and "HTML" in r.stderr
+
+
+def test_site_dd_solves_the_grid_and_par(tmp_path: Path) -> None:
+    pytest.importorskip("endplay")
+    code, err, out = _site(tmp_path, str(SAMPLE), "--dd")
+    assert code == 0, err
+    board = (out / "s1" / "board-1.html").read_text(encoding="utf-8")
+    # board 1 (the booklet's figures): N-S make 4 in diamonds and clubs, E-W 5 hearts; par E-W +300
+    assert re.search(
+        r'<tr data-seat="N"><th scope="row">N</th><td>–</td><td>–</td><td>–</td><td>4</td><td>4</td>', board
+    )
+    assert re.search(
+        r'<tr data-seat="E"><th scope="row">E</th><td>1</td><td>3</td><td>5</td><td>–</td><td>–</td>', board
+    )
+    assert '<b class="par-score">EW +300</b>' in board
+    plain = (_site(tmp_path / "b", str(SAMPLE))[2] / "s1" / "board-1.html").read_text(encoding="utf-8")
+    assert 'class="dd"' not in plain  # the file has no double-dummy tags
