@@ -6,7 +6,7 @@
 Builds the site of sample_data/club_session.pbn with ``handrec site`` in a temporary
 folder, opens a board page and a score card in Debian's Chromium (``apt-get install
 chromium``; Playwright drives it, ``pip install playwright``: no browser download) and
-saves each at a phone width (390 px) and a desktop width (1280 px), full page.
+saves each at a phone width (with ``--dd`` when endplay is installed) (390 px) and a desktop width (1280 px), full page.
 """
 
 from __future__ import annotations
@@ -44,7 +44,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         handrec = Path(sys.executable).with_name("handrec")
-        subprocess.run([str(handrec), "site", str(args.input), "-o", str(site)], check=True)
+        from handrec.dd.solver import solver_available
+
+        dd = ["--dd"] if solver_available() else []  # the double-dummy grid and par, when endplay is there
+        subprocess.run([str(handrec), "site", str(args.input), "-o", str(site), *dd], check=True)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for width_name, (w, h) in WIDTHS.items():
