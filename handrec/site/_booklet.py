@@ -2,7 +2,7 @@
 
 The site shows the same diagrams, travellers and rankings as the booklet, computed once,
 in one way: the board view (:func:`board_view`, :func:`dd_view`), the results of a session
-(:func:`session_results`: travellers scored by :mod:`handrec.events.games`, rankings, the
+(:func:`session_results`: travellers scored by :mod:`handrec.events`, rankings, the
 rows the file's own figures disagree with) and the traveller cells of one result
 (:func:`result_cells`).  Keeping these imports here means a move inside the booklet
 package changes this module only.

@@ -6,10 +6,10 @@ scoring needs and the play the board page shows) and keeps only what the pages n
 game's small :class:`~handrec.events.games.GameRecord` and opening lead, and the first
 game of each board in full (its diagram, auction and play).  :func:`site_sessions` then
 builds one :class:`SiteSession` per session found by
-:func:`handrec.events.games.group_sessions` (an Event tag and a session date):
+:func:`handrec.events.sessions.group_sessions` (an Event tag and a session date):
 
 * the travellers and rankings are the booklet's (:mod:`handrec.site._booklet`), scored by
-  :mod:`handrec.events.games` exactly as ``handrec score`` scores them, with the rows whose
+  :mod:`handrec.events` exactly as ``handrec score`` scores them, with the rows whose
   own figures (ScoreMP, ScorePercentage, ScoreTable...) disagree with handrec's marked;
 * a score card per pair or team (:func:`score_cards`): each board it played, its seat, the
   contract, declarer, lead, result, score, matchpoints or IMPs and percentage, and how the
@@ -28,17 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from handrec.dd import solver as ddmod
-from handrec.events.games import (
-    EventScore,
-    GameRecord,
-    Method,
-    ScoredTraveller,
-    TeamBoard,
-    fmt_percent,
-    group_sessions,
-    record,
-    score_event,
-)
+from handrec.events.event_score import score_event
+from handrec.events.games import GameRecord, record
+from handrec.events.methods import Method
+from handrec.events.report import fmt_percent
+from handrec.events.results import EventScore, ScoredTraveller, TeamBoard
+from handrec.events.sessions import group_sessions
 from handrec.model import Board
 from handrec.rules.replay import Replay, replay
 from handrec.site import _booklet
@@ -363,7 +358,7 @@ def _team_card_rows(
     tb: TeamBoard, team: str, sb: SiteBoard | None, data: Collected, flagged: set[Origin2]
 ) -> list[dict[str, Any]]:
     """A team's score card for one board of its match: the Open and Closed room lines (the home
-    team sits N-S in the Open room, :class:`~handrec.events.games.TeamBoard`), the IMPs on the
+    team sits N-S in the Open room, :class:`~handrec.events.results.TeamBoard`), the IMPs on the
     first."""
     home, visit = _teams(tb)
     is_home = team == home

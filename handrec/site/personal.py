@@ -3,7 +3,7 @@ result and the field's frequencies under it, as clubs hand out to players after 
 (``handrec booklet --pair N`` or ``--player NAME``).
 
 The content is the site's (:mod:`handrec.site.data`): the same diagrams, score cards and
-travellers, scored by :mod:`handrec.events.games` as ``handrec score`` does.  The page is
+travellers, scored by :mod:`handrec.events` as ``handrec score`` does.  The page is
 one standalone HTML file (its stylesheet inlined, no font or script to fetch) that prints
 two boards to a sheet.
 """
