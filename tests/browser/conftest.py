@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+#: Debian's chromium; HANDREC_CHROMIUM names another build of Chromium (never a downloaded one here).
+CHROMIUM = Path(os.environ.get("HANDREC_CHROMIUM", "/usr/bin/chromium"))
 #: Chromium kept quiet: no update checks, sync, background requests or first-run pages, so that
 #: every request a page makes is the page's own (the tests record them).
 CHROMIUM_ARGS = [
