@@ -1,5 +1,7 @@
-"""The results website's content: the sessions of the inputs, their boards, pairs (or teams)
-and score cards, as plain values for the templates.
+"""The results website's content: sessions, board pages, pairs or teams and their score cards.
+
+The sessions of the inputs, their boards, pairs (or teams) and score cards, as plain values
+for the templates.
 
 :func:`collect` reads the boards once (one replay each, shared by the record that event
 scoring needs and the play the board page shows) and keeps only what the pages need: every

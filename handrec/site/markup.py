@@ -1,6 +1,7 @@
-"""Small pieces of markup the site's templates use thousands of times a build (a suit
-symbol, a contract, a card, a link to a pair), as Python functions: a Jinja macro call
-costs far more, and a 1,000-board site calls these some hundred thousand times.
+"""The small pieces of markup of the site's pages: a suit, a contract, a card, a link to a pair.
+
+The templates use them thousands of times a build, so they are Python functions: a Jinja
+macro call costs far more, and a 1,000-board site calls these some hundred thousand times.
 
 Each returns :class:`markupsafe.Markup` built from escaped values only: a text from the
 input never becomes markup.  A suit is drawn for the eye (``aria-hidden``) and named for

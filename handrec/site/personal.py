@@ -1,6 +1,8 @@
-"""Personal hand records: one pair's (or team's) boards, each diagram with the pair's own
-result and the field's frequencies under it, as clubs hand out to players after a session
-(``handrec booklet --pair N`` or ``--player NAME``).
+"""Personal hand records: one pair's boards with its result and the field's frequencies (``booklet --pair``).
+
+One pair's (or team's) boards, each diagram with the pair's own result and the field's
+frequencies under it, as clubs hand out to players after a session (``handrec booklet
+--pair N`` or ``--player NAME``).
 
 The content is the site's (:mod:`handrec.site.data`): the same diagrams, score cards and
 travellers, scored by :mod:`handrec.events` as ``handrec score`` does.  The page is

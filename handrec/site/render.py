@@ -1,5 +1,6 @@
-"""Writing the results website: the pages of :mod:`handrec.site.data` through the Jinja2
-templates of ``templates/site/`` into one folder that holds everything it needs.
+"""Writing the results website into one folder that holds everything it needs (``build_site``).
+
+The pages of :mod:`handrec.site.data` go through the Jinja2 templates of ``templates/site/``.
 
 The folder (``DIR``)::
 

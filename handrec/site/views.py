@@ -1,5 +1,6 @@
-"""What a board page shows of one table's game: the auction, the play, the opening lead,
-and the Bridge Base Online hand viewer link, as plain values for the templates.
+"""One table's game on a board page: the auction, the play, the lead and the BBO hand viewer link.
+
+What a board page shows of one table's game, as plain values for the templates.
 
 Everything here is data for an autoescaped template: text from the file (an alert's
 explanation, a player's name) is never markup.
