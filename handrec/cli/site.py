@@ -68,6 +68,8 @@ def site(
         raise typer.Exit(2) from None
     finally:
         set_cache_dir(previous_cache)
+    for d in summary.diagnostics:
+        typer.echo(_printable(str(d)), err=True)
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(_printable(str(d)), err=True)

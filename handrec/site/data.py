@@ -118,7 +118,8 @@ class SiteSession:
     """One session: ``folder`` (``s1``...), ``name`` (:func:`group_sessions`), ``event`` (the
     Event tag), ``date`` (the session date, ``""`` unknown), ``results`` (the booklet's event
     data: method label, rankings, travellers, notes; ``None`` when nothing can be compared),
-    ``boards``, ``pairs`` (by name), ``flagged`` (any row marked)."""
+    ``boards``, ``pairs`` (by name), ``flagged`` (any row marked), ``diagnostics`` (the checks of
+    the file's own figures, S603-S609, S611, as ``handrec validate`` reports them)."""
 
     folder: str
     name: str
@@ -131,6 +132,7 @@ class SiteSession:
     flagged: bool = False
     games: int = 0
     index: dict[BoardKey, SiteBoard] = field(default_factory=dict)
+    diagnostics: list[Any] = field(default_factory=list)
 
     @property
     def method(self) -> str | None:
@@ -164,6 +166,7 @@ def site_sessions(
             scores=scores,
             flagged=bool(res and res["flagged"]),
             games=len(ev),
+            diagnostics=list(diags),
         )
         _boards(s, ev, data)
         if event is not None:

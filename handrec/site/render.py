@@ -28,7 +28,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -56,7 +56,8 @@ class NotASiteFolder(FileExistsError):
 class SiteSummary:
     """What :func:`build_site` wrote: ``sessions``, ``boards`` (board pages), ``pairs`` (score
     cards), ``pages`` (HTML files in all), ``games`` (games read), ``note`` (why double dummy
-    is missing, when asked for)."""
+    is missing, when asked for), ``diagnostics`` (the file's own figures that disagree with
+    handrec's or cannot be read: the rows the pages mark)."""
 
     sessions: int = 0
     boards: int = 0
@@ -64,6 +65,7 @@ class SiteSummary:
     pages: int = 0
     games: int = 0
     note: str | None = None
+    diagnostics: list[Any] = field(default_factory=list)
 
 
 @cache
@@ -145,7 +147,12 @@ def build_site(
         env.get_template("index.html.j2").render(root="", events=events, sessions=sessions, **common),
         written,
     )
-    summary = SiteSummary(sessions=len(sessions), games=len(data.records), note=note)
+    summary = SiteSummary(
+        sessions=len(sessions),
+        games=len(data.records),
+        note=note,
+        diagnostics=[d for s in sessions for d in s.diagnostics],
+    )
     for s in sessions:
         label = s.name if s.name != heading else (s.date or "Session")  # the crumb: not the heading twice
         ctx = {"root": "../", "session": s, "session_label": label, **common}

@@ -169,3 +169,22 @@ def test_site_dd_solves_the_grid_and_par(tmp_path: Path) -> None:
     assert '<b class="par-score">EW +300</b>' in board
     plain = (_site(tmp_path / "b", str(SAMPLE))[2] / "s1" / "board-1.html").read_text(encoding="utf-8")
     assert 'class="dd"' not in plain  # the file has no double-dummy tags
+
+
+def test_the_file_s_disagreeing_figures_are_marked_and_listed(tmp_path: Path) -> None:
+    src = tmp_path / "claims.pbn"
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    games = [
+        f'[Event "Club"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[North "N{i}"]\n[South "S{i}"]\n'
+        f'[East "E{i}"]\n[West "W{i}"]\n[Deal "{deal}"]\n[Contract "4S"]\n[Declarer "N"]\n[Result "{r}"]\n'
+        f'[ScoreMP "NS {mp}"]\n'
+        for i, (r, mp) in enumerate([(10, 2), (9, 2)], 1)  # the second game made 9 tricks: 0 MP, not 2
+    ]
+    src.write_text("\n".join(games), encoding="utf-8")
+    code, err, out = _site(tmp_path, str(src))
+    assert code == 0, err
+    assert "S603" in err
+    board = (out / "s1" / "board-1.html").read_text(encoding="utf-8")
+    assert board.count('class="flagged"') == 1 and "&dagger;" in board
+    card = next(p for p in (out / "s1").glob("pair-*.html") if "N2 - S2</h1>" in p.read_text(encoding="utf-8"))
+    assert 'class="flagged"' in card.read_text(encoding="utf-8")
