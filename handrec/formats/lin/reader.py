@@ -1426,7 +1426,7 @@ def parse_lin(
         after the last deal (F017).
     :param max_board_chars: the largest record read, in characters from the
         start of its first pair to the end of its last one
-        (:attr:`handrec.inputs.entries.Limits.max_board_bytes`), or None for no limit.
+        (:attr:`handrec.inputs.limits.Limits.max_board_bytes`), or None for no limit.
         A larger record is not held past the limit nor parsed: its pairs are
         dropped as they come (the framing still follows them) and it is
         yielded as a Board with only its origin and an F016 error at its
