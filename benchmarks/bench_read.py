@@ -28,7 +28,7 @@ read repeatedly for at least half a second.
 
 The input is generated (``handrec.generate``: full deals, auctions, 13
 tricks of play, results and scores) so the run needs nothing else.  handrec
-reads it as ``handrec validate`` and ``convert`` do: :meth:`handrec.inputs.entries.Input.lines`
+reads it as ``handrec validate`` and ``convert`` do: :meth:`handrec.inputs.sources.Input.lines`
 (blocks of 1 MiB read, hashed and decoded, split into lines), then the parser.
 The two-process rows pay for starting their pool in every run: a larger
 file (the default ``--boards 20000``) shows them better than a short run.
@@ -50,7 +50,7 @@ from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.reader import parse_pbn
 from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import FileSource, Input
+from handrec.inputs.sources import FileSource, Input
 from handrec.rules.validator import analyse
 from handrec.runs.validate import PART_BYTES, validate_paths
 

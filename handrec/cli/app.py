@@ -89,8 +89,8 @@ BoardSize = Annotated[
 
 
 def _limits(member: str, archive: str, file: str, line: str, board: str):
-    """:class:`handrec.inputs.entries.Limits` from the size options; a bad or zero size ends the command (exit 2)."""
-    from handrec.inputs.entries import Limits, parse_size
+    """:class:`handrec.inputs.limits.Limits` from the size options; a bad or zero size ends the command (exit 2)."""
+    from handrec.inputs.limits import Limits, parse_size
 
     values = []
     for option, text in (
@@ -122,7 +122,7 @@ def _files_summary(statuses: dict[str, int], note: str = "") -> str:
     """``N files``: every input and every path or member not read (the rows of convert's ``files``
     table), then, unless all are ``ok``, how many have each status there: ``4 files (2 ok, 1
     unreadable, 1 skipped)``.  ``note`` goes after them (``5 files (5 ok; 2 resumed)``)."""
-    from handrec.inputs.entries import STATUSES
+    from handrec.inputs.status import STATUSES
 
     total = sum(statuses.values())
     parts = [f"{statuses[s]} {s.replace('_', ' ')}" for s in STATUSES if statuses.get(s)]

@@ -88,7 +88,7 @@ def validate(
     """
     from concurrent.futures.process import BrokenProcessPool
 
-    from handrec.inputs.entries import entry_status
+    from handrec.inputs.status import entry_status
     from handrec.runs.validate import validate_paths
 
     if dd:
@@ -139,7 +139,7 @@ def validate(
         if dd:
             ddmod.set_cache_dir(previous_cache)
     stopped = stop_at is not None and errors >= stop_at
-    from handrec.inputs.entries import STATUSES
+    from handrec.inputs.status import STATUSES
 
     statuses = {s: statuses[s] for s in STATUSES if s in statuses}
     summary = f"{_files_summary(statuses)}, {boards} boards, {errors} errors, {warns} warnings"

@@ -29,7 +29,7 @@ boards, and returns a small summary.  The parent keeps at most
 memory stays about ``jobs x batch_boards`` boards whatever the size of the
 archive (plus, in the parent, a record of a few hundred bytes per input:
 path, hash, counts, row ranges).  A tar member too big to hand to a worker (over
-:attr:`handrec.inputs.entries.Limits.inline_bytes`) is read in the parent, from the
+:attr:`handrec.inputs.limits.Limits.inline_bytes`) is read in the parent, from the
 archive stream.  A single big file is one task (it is not split: PBN tag
 inheritance runs across its games).
 
@@ -122,15 +122,10 @@ from handrec.diagnostics import Diagnostic, Severity, make
 from handrec.events.checks import check_event, check_pairs
 from handrec.events.games import GameRecord, record
 from handrec.formats.dispatch import read_input
-from handrec.inputs.entries import (
-    DEFAULT_LIMITS,
-    Input,
-    Limits,
-    close_archives,
-    entry_status,
-    iter_entries,
-    total_bytes,
-)
+from handrec.inputs.entries import iter_entries, total_bytes
+from handrec.inputs.limits import DEFAULT_LIMITS, Limits
+from handrec.inputs.sources import Input, close_archives
+from handrec.inputs.status import entry_status
 from handrec.rules.validator import analyse
 from handrec.runs.pool import run_stoppable, stop_pool
 from handrec.runs.pool import start_pool as _executor  # the pool validate --jobs uses too
@@ -197,7 +192,7 @@ class ConvertSummary:
     ``files``: inputs whose rows are in the dataset (status ``ok`` or
     ``unchanged``); ``unreadable``, ``skipped``, ``unchanged``, ``not_read``:
     inputs by status; ``statuses``: every ``files`` row counted by status
-    (those of :data:`handrec.inputs.entries.STATUSES` that occur); :attr:`total`: the rows of the
+    (those of :data:`handrec.inputs.status.STATUSES` that occur); :attr:`total`: the rows of the
     ``files`` table; ``resumed``: inputs taken from an interrupted run's
     work folder (counted under their status); ``stopped``: ``max_errors`` was reached.
     ``boards``, ``errors``, ``warnings``: totals over the whole dataset

@@ -1,7 +1,7 @@
 """The streaming reader: paths or file objects in, typed :class:`Board` records out.
 
 One reader feeds every job (validate, convert, booklet): each input is
-decoded line by line (:mod:`handrec.inputs.entries`), sniffed as PBN or LIN, and handed
+decoded line by line (:mod:`handrec.inputs`), sniffed as PBN or LIN, and handed
 to the matching Lark parser (:mod:`handrec.formats.pbn.reader`,
 :mod:`handrec.formats.lin.reader`), which yields one board at a time.  Memory stays
 constant per board whatever the size of the archive.
@@ -16,7 +16,11 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from handrec.diagnostics import Diagnostic, Severity, make
-from handrec.inputs.entries import DEFAULT_LIMITS, Input, InputError, decode_lines, iter_inputs, sniff
+from handrec.inputs.decode import decode_lines
+from handrec.inputs.entries import iter_inputs
+from handrec.inputs.limits import DEFAULT_LIMITS, InputError
+from handrec.inputs.sniff import sniff
+from handrec.inputs.sources import Input
 from handrec.model import Board
 
 __all__ = ["read", "read_input", "iter_inputs", "Input", "InputError"]
@@ -56,7 +60,7 @@ def read_input(
     An input whose format is unknown yields nothing and gets one F004
     error.  A read failure part-way (I/O error) becomes an F001 error after
     the boards already read.  A board larger than the input's
-    :attr:`Limits.max_board_bytes <handrec.inputs.entries.Limits.max_board_bytes>` is
+    :attr:`Limits.max_board_bytes <handrec.inputs.limits.Limits.max_board_bytes>` is
     yielded with only an F016 error (see :func:`handrec.formats.pbn.reader.parse_pbn`).
     A file read to its end without a single board (empty, or headers and
     comments only) gets an F018 warning.
@@ -68,7 +72,7 @@ def read_input(
     :func:`handrec.formats.pbn.reader.parse_pbn`, only for a file without ``#``
     inheritance, and of :func:`handrec.formats.lin.reader.parse_lin`); no F018 then,
     since a part may hold no game (the caller judges the whole file).  ``digest=False``: the bytes are not hashed
-    (``inp.sha256`` stays ``None``; see :meth:`handrec.inputs.entries.Input.lines`).
+    (``inp.sha256`` stays ``None``; see :meth:`handrec.inputs.sources.Input.lines`).
 
     :raises ValueError: for a ``part`` of an input that is neither PBN nor LIN.
     """

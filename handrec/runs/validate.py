@@ -101,7 +101,10 @@ from handrec.diagnostics import CODES, Diagnostic, Severity, make
 from handrec.events.checks import EventChecker
 from handrec.events.games import GameRecord, record
 from handrec.formats.dispatch import read_input
-from handrec.inputs.entries import CHUNK_BYTES, DEFAULT_LIMITS, FileSource, Input, Limits, close_archives, iter_entries
+from handrec.inputs.entries import iter_entries
+from handrec.inputs.limits import DEFAULT_LIMITS, Limits
+from handrec.inputs.sources import FileSource, Input, close_archives
+from handrec.inputs.streams import CHUNK_BYTES
 from handrec.rules import validator
 from handrec.runs.pool import run_stoppable
 
@@ -822,7 +825,7 @@ def validate_paths(
     (:func:`handrec.inputs.entries.iter_entries`); an entry that cannot be read is a
     report with ``is_input=False``.  ``jobs``: worker processes (default: all
     cores; 1: none); the reports are the same whatever ``jobs``.  ``limits``:
-    the size limits (:class:`handrec.inputs.entries.Limits`).  ``strict``: also report
+    the size limits (:class:`handrec.inputs.limits.Limits`).  ``strict``: also report
     what the standard lets readers skip, as warnings at least.
     ``max_errors``: stop at the error that brings the errors to this many,
     counted in input order: its report is the last (its ``stopped`` is set)

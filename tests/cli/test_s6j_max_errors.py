@@ -16,7 +16,7 @@ import handrec.runs.validate as vr
 from handrec.cli import app
 from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import Limits
+from handrec.inputs.limits import Limits
 
 from ._jobs import both
 

@@ -37,7 +37,7 @@ _EOL = re.compile(rb"\r\n|\n|\r")
 
 
 def decode_lines(path: Path) -> list[str]:
-    """A stand-in for handrec.inputs.entries: strip a BOM, split on CR LF / LF / CR, and
+    """A stand-in for handrec.inputs.decode: strip a BOM, split on CR LF / LF / CR, and
     decode each line as UTF-8, else Latin-1."""
     data = path.read_bytes()
     if data.startswith(b"\xef\xbb\xbf"):

@@ -42,7 +42,9 @@ from pathlib import Path
 from handrec.dataset.tables import TableBuffers
 from handrec.diagnostics import Diagnostic, Severity
 from handrec.formats.dispatch import read_input
-from handrec.inputs.entries import Input, Limits, sniff
+from handrec.inputs.limits import Limits
+from handrec.inputs.sniff import sniff
+from handrec.inputs.sources import Input
 from handrec.rules.validator import analyse
 
 #: The shared corpus of real files, beside the repository (may be missing).

@@ -22,7 +22,8 @@ from handrec.dataset.store import convert
 from handrec.formats.dispatch import read_input
 from handrec.formats.lin.reader import parse_lin
 from handrec.formats.pbn.reader import parse_pbn
-from handrec.inputs.entries import Input, Limits
+from handrec.inputs.limits import Limits
+from handrec.inputs.sources import Input
 
 from .test_bad_inputs import BASE, LIN
 

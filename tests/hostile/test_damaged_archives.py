@@ -27,7 +27,8 @@ from handrec.dataset.store import convert
 from handrec.formats.dispatch import read, read_input
 from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import Input, iter_entries
+from handrec.inputs.entries import iter_entries
+from handrec.inputs.sources import Input
 
 runner = CliRunner()
 

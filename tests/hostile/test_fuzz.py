@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from handrec.inputs.entries import Limits
+from handrec.inputs.limits import Limits
 
 from .fuzzing import (
     FILE_CODECS,

@@ -29,7 +29,9 @@ from handrec.dataset.store import convert
 from handrec.formats.dispatch import read, read_input
 from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import STDIN, Input, Limits, MemorySource, iter_entries, iter_inputs
+from handrec.inputs.entries import STDIN, iter_entries, iter_inputs
+from handrec.inputs.limits import Limits
+from handrec.inputs.sources import Input, MemorySource
 
 from .test_bad_inputs import BASE, LIN
 

@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from handrec.inputs.entries import Input, Limits, _cut, decode_lines
+from handrec.inputs.decode import _cut, decode_lines
+from handrec.inputs.limits import Limits
+from handrec.inputs.sources import Input
 
 _PIECES = [b"a", b'[Board "1"]', b" ", b"\t", b"\xc3\xa9", b"\xe9", b"\xef\xbb\xbf", b"\r", b"\n", b"\r\n", b"xyz" * 5]
 
@@ -68,9 +70,9 @@ def test_blocks_and_single_lines_decode_alike(seed: int) -> None:
 
 def test_input_lines_reads_blocks_across_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines cut by the 1 MiB reads (here 7 bytes) and a CR LF cut in two read as they should."""
-    import handrec.inputs.entries as hio
+    import handrec.inputs.streams as streams
 
-    monkeypatch.setattr(hio, "CHUNK_BYTES", 7)
+    monkeypatch.setattr(streams, "CHUNK_BYTES", 7)
     data = b"\xef\xbb\xbfab\r\ncdefghijkl\rm\r\n\r\nn\xe9\nlast"
     inp = Input("x.pbn", "pbn", opener=lambda: io.BytesIO(data), limits=Limits(max_line_bytes=8))
     assert list(inp.lines()) == ["ab", "cdefghij", "m", "", "né", "last"]

@@ -13,7 +13,7 @@ from handrec.formats.lin.reader import parse_lin
 from handrec.formats.pbn.reader import parse_pbn
 from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import FileSource, Input
+from handrec.inputs.sources import FileSource, Input
 from handrec.model import Contract, Deal, Doubling, Origin, Seat, Strain, Vulnerability
 from handrec.rules.board import check_deal
 

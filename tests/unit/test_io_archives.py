@@ -23,7 +23,9 @@ from handrec.formats.dispatch import read_input
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import Input, Limits, iter_entries, iter_inputs, parse_size
+from handrec.inputs.entries import iter_entries, iter_inputs
+from handrec.inputs.limits import Limits, parse_size
+from handrec.inputs.sources import Input
 
 TABLES = ("boards", "calls", "plays", "diagnostics")
 
@@ -281,13 +283,13 @@ def test_parse_size() -> None:
 
 @pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64])
 def test_lines_split_the_same_whatever_the_chunk_size(tmp_path: Path, chunk: int, monkeypatch) -> None:
-    import handrec.inputs.entries as hio
+    import handrec.inputs.streams as streams
 
     text = b"\xef\xbb\xbfa\r\nbb\rccc\n\ndd\r\r\ne\xe9\r\n\rlast"
     want = ["a", "bb", "ccc", "", "dd", "", "e\xe9", "", "last"]
     gz = tmp_path / "x.pbn.gz"
     gz.write_bytes(gzip.compress(text))
-    monkeypatch.setattr(hio, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(streams, "CHUNK_BYTES", chunk)
     (inp,) = iter_inputs([gz])
     assert list(inp.lines()) == want
     assert inp.sha256 == hashlib.sha256(text).hexdigest() and inp.nbytes == len(text)
@@ -337,7 +339,7 @@ def test_an_archive_on_standard_input_is_held_in_memory(
     import pickle
     import sys
 
-    from handrec.inputs.entries import MemorySource, TarSource
+    from handrec.inputs.sources import MemorySource, TarSource
 
     path = _zip(tmp_path / "x", members) if mode == "zip" else _tar(tmp_path / "x", members, mode)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
@@ -362,7 +364,7 @@ def test_an_archive_on_standard_input_is_held_in_memory(
 
 def test_lines_without_digest_read_the_same_and_leave_no_hash(tmp_path: Path) -> None:
     """``Input.lines(digest=False)`` (validate keeps no hash): the same lines and byte count, ``sha256`` None."""
-    from handrec.inputs.entries import FileSource
+    from handrec.inputs.sources import FileSource
 
     data = b'[Board "1"]\r\n[Event "\xc3\xa9t\xc3\xa9"]\r\n\r\n[Board "2"]\n'
     p = tmp_path / "x.pbn"

@@ -1,4 +1,4 @@
-"""Unit tests of the LIN reader (handrec/formats/lin/reader.py, grammars/lin.lark).
+"""Unit tests of the LIN reader (handrec/formats/lin/, grammars/lin.lark).
 
 Small inline inputs, one per command and quirk of shared/specs/lin.md; bad
 inputs assert the exact diagnostic code, line and column.
@@ -15,7 +15,8 @@ from lark import Lark
 
 from handrec._resources import grammar_text
 from handrec.diagnostics import Diagnostic
-from handrec.formats.lin.reader import _LinTransformer, _TokenListLexer, parse_lin, parse_lin_text
+from handrec.formats.lin.reader import parse_lin, parse_lin_text
+from handrec.formats.lin.records import _LinTransformer, _TokenListLexer
 from handrec.model import (
     Call,
     CallKind,
@@ -634,7 +635,7 @@ def test_a_record_without_pn_does_not_take_the_previous_records_players() -> Non
 
 
 def test_a_run_of_auction_and_play_pairs_is_one_token() -> None:
-    from handrec.formats.lin.reader import _lexer
+    from handrec.formats.lin.lexer import _lexer
 
     toks = list(_lexer().lex("md|1,,,|mb|1S!|an|five|mb|p|pg||pc|SA|pc|S2|mc|9|nt|hi|up||sv|o|"))
     assert [t.type for t in toks] == ["MD", "MOVES", "SV"]
@@ -913,7 +914,7 @@ def test_single_deal_records_then_a_vugraph_segment() -> None:
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet=LIN_ALPHABET + "\n\t xyZ", max_size=200))
 def test_the_scanner_lexes_exactly_as_larks_lexer(text: str) -> None:
-    from handrec.formats.lin.reader import _lexer, _scanner
+    from handrec.formats.lin.lexer import _lexer, _scanner
 
     def tokens(lex) -> list[tuple]:
         return [(t.type, str(t), t.line, t.column, t.start_pos) for t in lex(text)]

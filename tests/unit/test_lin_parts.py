@@ -30,7 +30,8 @@ from handrec.formats.dispatch import read_input
 from handrec.formats.lin.reader import parse_lin
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import FileSource, Input, Limits
+from handrec.inputs.limits import Limits
+from handrec.inputs.sources import FileSource, Input
 from handrec.model import Tag
 
 #: Small limits: the damaged files hold a record too big to read (F016) and a line too long (F013).

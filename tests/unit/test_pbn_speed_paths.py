@@ -184,7 +184,8 @@ _FRAME_PIECES = [
 
 
 def _read_pbn(data: bytes, by_blocks: bool, board_limit: int | None, line_limit: int) -> tuple[list, list[str]]:
-    from handrec.inputs.entries import Input, Limits
+    from handrec.inputs.limits import Limits
+    from handrec.inputs.sources import Input
 
     inp = Input("t.pbn", "pbn", opener=lambda: io.BytesIO(data), limits=Limits(max_line_bytes=line_limit))
     lines = inp.lines()
@@ -196,7 +197,7 @@ def _read_pbn(data: bytes, by_blocks: bool, board_limit: int | None, line_limit:
 def test_blocks_frame_as_lines(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """parse_pbn frames the decoded blocks of Input.lines() (its fast path) into the same
     games, lines, offsets and diagnostics as the lines one by one, whatever the read size."""
-    import handrec.inputs.entries as hio
+    import handrec.inputs.streams as streams
 
     rng = random.Random(seed)
     parts = []
@@ -206,7 +207,7 @@ def test_blocks_frame_as_lines(seed: int, monkeypatch: pytest.MonkeyPatch) -> No
     data = "".join(parts).encode()
     if rng.random() < 0.2:
         data = data.replace(b"\xc3\xa9", b"\xe9", 1)  # not UTF-8
-    monkeypatch.setattr(hio, "CHUNK_BYTES", rng.choice([7, 64, 300, 1 << 20]))
+    monkeypatch.setattr(streams, "CHUNK_BYTES", rng.choice([7, 64, 300, 1 << 20]))
     board_limit = rng.choice([None, 60, 400])
     line_limit = rng.choice([1 << 20, 100])
     blocks = _read_pbn(data, True, board_limit, line_limit)
@@ -217,9 +218,9 @@ def test_blocks_frame_as_lines(seed: int, monkeypatch: pytest.MonkeyPatch) -> No
 def test_blocks_frame_a_plain_file_without_lines(monkeypatch: pytest.MonkeyPatch) -> None:
     """A plain export file read in small blocks is framed by its text only (never line by
     line), games across the blocks included, with the positions of the line-by-line read."""
-    import handrec.inputs.entries as hio
+    import handrec.inputs.streams as streams
 
-    monkeypatch.setattr(hio, "CHUNK_BYTES", 100)
+    monkeypatch.setattr(streams, "CHUNK_BYTES", 100)
     seen = []
     real = pbn._frame
     monkeypatch.setattr(pbn, "_frame", lambda *a: seen.append(a) or real(*a))

@@ -23,7 +23,8 @@ import handrec.runs.validate as vr
 from handrec.diagnostics import Diagnostic, Severity
 from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import FileSource, Input, Limits
+from handrec.inputs.limits import Limits
+from handrec.inputs.sources import FileSource, Input
 from handrec.runs.pool import run_stoppable, start_pool, stop_pool
 
 #: How long the slowed-down worker tasks below wait before reading: far longer than any test here.

@@ -1,4 +1,4 @@
-"""A zip member whose CRC check fails (handrec/inputs/entries.py): whatever its size, the boards read before
+"""A zip member whose CRC check fails (handrec/inputs/streams.py): whatever its size, the boards read before
 the failure are kept and F001 says where the reading stopped.  zipfile checks the CRC in the
 decompression step that reaches the member's end and drops that step's data when it fails: a
 member of under a megabyte (one step) lost every board, a bigger one its last megabyte."""
@@ -17,7 +17,8 @@ from handrec.cli import app
 from handrec.formats.dispatch import read, read_input
 from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import Input, iter_entries
+from handrec.inputs.entries import iter_entries
+from handrec.inputs.sources import Input
 
 runner = CliRunner()
 

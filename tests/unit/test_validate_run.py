@@ -19,7 +19,8 @@ from handrec.events.games import record
 from handrec.formats.dispatch import read, read_input
 from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
-from handrec.inputs.entries import FileSource, Input, Limits
+from handrec.inputs.limits import Limits
+from handrec.inputs.sources import FileSource, Input
 from handrec.rules.validator import analyse
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -43,7 +43,7 @@ from collections.abc import Iterable, MutableMapping
 from dataclasses import replace
 from typing import TextIO
 
-from handrec.formats.lin.reader import rs_text
+from handrec.formats.lin.vugraph import rs_text
 from handrec.model import (
     SUITS_HIGH_FIRST,
     Board,

@@ -6,7 +6,7 @@ Three stages (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
    are outside a ``{...}`` comment (PBN 2.1 §3; pbn.md §2.2, §18.3-4).  Escape lines (``%``
    in column 1 outside a brace comment, PBN 2.1 §2.4) belong to no game and never end one:
    inside a game they are blanked so that line numbers stay right.  A block with nothing
-   but comments is not a game.  Lines from :meth:`handrec.inputs.entries.Input.lines` are framed a
+   but comments is not a game.  Lines from :meth:`handrec.inputs.sources.Input.lines` are framed a
    decoded block at a time (:func:`_frame_blocks`: games cut at empty lines in the text,
    no line split) while the blocks hold nothing else to look at.
 2. **Parsing** (``grammars/pbn.lark``): one tree-less Lark LALR parser per process; the
@@ -65,7 +65,7 @@ from handrec.formats.pbn.values import (
     rubber_vulnerability,
     typed_cell,
 )
-from handrec.inputs.entries import LineStream
+from handrec.inputs.decode import LineStream
 from handrec.model import (
     ALL_CARDS,
     Auction,
@@ -124,7 +124,7 @@ def parse_pbn(
         ``#``/``##`` inheritance (PBN 2.1 §4.8) carries across the games of one call.
 
     :param max_board_chars: the largest game read, in characters (its lines joined by line
-        ends; :attr:`handrec.inputs.entries.Limits.max_board_bytes`), or None for no limit.  A
+        ends; :attr:`handrec.inputs.limits.Limits.max_board_bytes`), or None for no limit.  A
         larger game is not kept in memory past the limit nor parsed: it is yielded as a
         Board with only its origin and an F016 error at its first line, and the reading
         goes on at the next game.
@@ -406,7 +406,7 @@ _CARRY_MAX = 1 << 16
 
 
 def _lines_of(item: str | Iterator[str]) -> Iterable[str]:
-    """The lines of an item of :attr:`handrec.inputs.entries.LineStream.items`."""
+    """The lines of an item of :attr:`handrec.inputs.decode.LineStream.items`."""
     return item.split("\n") if type(item) is str else item
 
 
@@ -425,7 +425,7 @@ def _plain_block(text: str) -> bool:
 def _frame_blocks(
     items: Iterator[str | Iterator[str]], state: _FrameState, max_chars: int | None = None
 ) -> Iterator[tuple[int, int, str | None, tuple[int, int] | None]]:
-    """:func:`_frame` for the items of a :class:`handrec.inputs.entries.LineStream` (a decoded block of
+    """:func:`_frame` for the items of a :class:`handrec.inputs.decode.LineStream` (a decoded block of
     whole lines as one text, or an iterator of lines): the same games, found in the text
     of a plain block (:func:`_plain_block`) at once, without splitting it into lines.
 
