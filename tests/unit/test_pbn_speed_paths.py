@@ -10,7 +10,8 @@ import pytest
 
 from handrec.dd.solver import DDTable
 from handrec.formats.pbn import reader as pbn
-from handrec.formats.pbn.values import _dd_mapping, _double_dummy, best_known
+from handrec.formats.pbn.play_layout import best_known
+from handrec.formats.pbn.tags import _dd_mapping, _double_dummy
 from handrec.model import ALL_CARDS, Suit
 
 GAME = """[Event "x"]

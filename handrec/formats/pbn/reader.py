@@ -24,7 +24,7 @@ Three stages (PBN 2.1; implementer notes in ``shared/specs/pbn.md``):
 
 Nothing here raises on bad input: faults become :class:`handrec.diagnostics.Diagnostic`
 records on the board, or in ``file_diagnostics`` for file-level faults.  Beyond the typed
-Board fields, every tag value is checked against its PBN form (:data:`handrec.formats.pbn.values.TAGS`:
+Board fields, every tag value is checked against its PBN form (:data:`handrec.formats.pbn.tags.TAGS`:
 T121; an unknown tag is T120, shown only by ``validate --strict``; a known tag written in
 the wrong case T122), tables (PBN 2.1 §5) are read into :class:`~handrec.model.Table`
 rows and checked by column (T123-T125), comments keep where they stand
@@ -52,18 +52,15 @@ from lark.lexer import Lexer
 from handrec._resources import grammar_text
 from handrec.diagnostics import Diagnostic, make
 from handrec.formats._lark import feeder
-from handrec.formats.pbn.values import (
+from handrec.formats.pbn.play_layout import TRUMP_UNKNOWN, best_known, play_trump
+from handrec.formats.pbn.table_cells import TABLES, typed_cell
+from handrec.formats.pbn.tags import (
     MTS_ORDER,
-    TABLES,
     TAG_NAMES_FOLDED,
     TAGS,
-    TRUMP_UNKNOWN,
     TagValueError,
-    best_known,
     parse_columns,
-    play_trump,
     rubber_vulnerability,
-    typed_cell,
 )
 from handrec.inputs.entries import LineStream
 from handrec.model import (
@@ -1656,7 +1653,7 @@ def _read_misplaced(free: dict[int, Note], index: int, span: Span, issues: list[
     return note
 
 
-#: The trump for the play lines (shared with the writer: :func:`handrec.formats.pbn.values.play_trump`).
+#: The trump for the play lines (shared with the writer: :func:`handrec.formats.pbn.play_layout.play_trump`).
 _trump = play_trump
 _TRUMP_UNKNOWN = TRUMP_UNKNOWN
 _best_known = best_known
@@ -1914,7 +1911,7 @@ _COLUMNS: dict[str, tuple[tuple[Any, ...], list[tuple[str, str]]]] = {}
 
 
 def _columns(value: str) -> tuple[tuple[Any, ...], list[tuple[str, str]]]:
-    """:func:`handrec.formats.pbn.values.parse_columns`, remembered (its results are not changed)."""
+    """:func:`handrec.formats.pbn.tags.parse_columns`, remembered (its results are not changed)."""
     got = _COLUMNS.get(value)
     if got is None:
         got = parse_columns(value)
@@ -2757,7 +2754,7 @@ def _play(
 
 
 def _winner(played: list[Card], trump: Suit | None) -> int:
-    """:func:`handrec.formats.pbn.values.best_known` for a trick of four known cards, unrolled."""
+    """:func:`handrec.formats.pbn.play_layout.best_known` for a trick of four known cards, unrolled."""
     c0, c1, c2, c3 = played
     best = 0
     suit = c0.suit
