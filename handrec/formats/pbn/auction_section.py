@@ -65,7 +65,8 @@ def _auction(
     * Annotations on the previous call: suffixes ``! ? !! ?? !? ?!`` = NAG $1-$6, ``$n``,
       ``=n=`` (``Call.note`` = n, ``Call.annotation`` = the note's text; T107 when no
       Note tag n follows the section, nor stands in the identification section of
-      ``sections``: :func:`_read_misplaced`, T128, the Note added to ``Auction.notes``).
+      ``sections``: :func:`~handrec.formats.pbn.annotations._read_misplaced`, T128, the
+      Note added to ``Auction.notes``).
       A second note reference or suffix on one call, a NAG over 255 or one for cards
       ($7-$12, $14) is T128.  A ``*`` glued to a call
       (``4H*``, bidding-program output) marks an alert: T105.  ``Auction.notes`` keeps

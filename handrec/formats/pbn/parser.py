@@ -164,11 +164,13 @@ class _Section:
     * ``raw``: the TAGS (or Auction/Play tag) token, for the export-format check;
     * ``row_open``: Play: the last play line goes on (no line end since its last card);
       ``plain``: Play: every line held at most four cards in export spelling;
-    ``table_rows``: the :func:`_table_rows` of ``rows`` once read (by :func:`_section_rows`);
+    ``table_rows``: the :func:`~handrec.formats.pbn.table_section._table_rows` of ``rows``
+    once read (by :func:`~handrec.formats.pbn.table_section._section_rows`);
     * ``flat``: Play whose data is one ROWS token of four words a line (the usual case):
       its words and their spans, all in order, while ``elements`` is not yet made (the
       plain play needs only these; :func:`_play_elements` makes ``elements``);
-    * ``plain_tags``: every tag is plain for the builder (:func:`_plain_tag`);
+    * ``plain_tags``: every tag is plain for the builder
+      (:func:`~handrec.formats.pbn.tag_values._plain_tag`);
     * ``export_tags``: every tag pair of ``raw`` is alone on its line as ``[Name "value"]``
       (the export check then looks no further at them; False: not known).
     """
@@ -223,7 +225,7 @@ _TAG_OBJS: dict[tuple[str, int], Tag] = {}
 
 #: Tags by (line text, line, column): a line holding exactly one tag pair (the usual
 #: layout, and what the export format writes) is looked up whole.  With each Tag, whether
-#: it is plain for the board builder (:func:`_plain_tag`).
+#: it is plain for the board builder (:func:`~handrec.formats.pbn.tag_values._plain_tag`).
 _TAG_LINES: dict[tuple[str, int, int], tuple[Tag, bool]] = {}
 
 
@@ -235,9 +237,10 @@ def _tag_pairs(tok: Token) -> list[Tag]:
 
 
 def _tag_pairs_plain(tok: Token) -> tuple[list[Tag], bool, bool]:
-    """:func:`_tag_pairs`, whether every tag is plain (:func:`_plain_tag`), and whether
-    every tag pair is alone on its line as the export format writes it, ``[Name "value"]``
-    (False also when not known: the export check then reads the token)."""
+    """:func:`_tag_pairs`, whether every tag is plain
+    (:func:`~handrec.formats.pbn.tag_values._plain_tag`), and whether every tag pair is
+    alone on its line as the export format writes it, ``[Name "value"]`` (False also when
+    not known: the export check then reads the token)."""
     # Fast path: every line of the token is one whole tag pair or blank (a tag pair
     # cannot end inside a line that _TAG_RE matches whole, so this is what finditer finds).
     lines = _TAG_LINES

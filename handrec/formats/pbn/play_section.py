@@ -82,8 +82,9 @@ def _play(
     Note references, suffixes (NAG + 6) and NAGs after a card are kept in
     ``Play.annotations`` (T107 for a reference without its Note, T128 as for calls) and
     the section's Note tags in ``Play.notes`` (with a Note found in the identification
-    section of ``sections`` for a reference: :func:`_read_misplaced`).  A line that does
-    not hold 4 cards is padded with unknown cards.  ``anchors`` receives ``("play", i)`` for each comment
+    section of ``sections`` for a reference:
+    :func:`~handrec.formats.pbn.annotations._read_misplaced`).  A line that does not hold 4
+    cards is padded with unknown cards.  ``anchors`` receives ``("play", i)`` for each comment
     position in ``comment_at``: ``i`` the last card in play order written before it.
     """
     lead_tag = sec.tags[0]
