@@ -30,7 +30,7 @@ from handrec.booklet.html import render_html
 from handrec.booklet.pdf import render_pdf, render_typst_source
 from handrec.dd import solver as dd
 from handrec.formats.dispatch import read
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 
 

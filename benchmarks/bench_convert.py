@@ -47,7 +47,7 @@ from pathlib import Path
 import psutil
 
 from handrec.formats.lin.writer import dump as lin_dump
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 
 HANDREC = Path(sys.executable).with_name("handrec")

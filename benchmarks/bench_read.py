@@ -48,7 +48,7 @@ from handrec.dataset.tables import TableBuffers
 from handrec.formats.lin.reader import parse_lin
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.reader import parse_pbn
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.inputs.sources import FileSource, Input
 from handrec.rules.validator import analyse

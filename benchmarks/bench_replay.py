@@ -16,7 +16,7 @@ import time
 from handrec.dataset.tables import TableBuffers
 from handrec.formats.dispatch import read
 from handrec.formats.lin.writer import dump as lin_dump
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.rules.play import replay_play
 from handrec.rules.replay import replay

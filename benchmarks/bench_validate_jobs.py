@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.runs.validate import validate_paths
 

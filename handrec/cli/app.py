@@ -149,7 +149,7 @@ def _not_as_written(d) -> bool:
     """Whether ``d``, a reading fault, means its text is not in an exported file as written:
     :data:`_NOT_AS_WRITTEN`, and T128 for a second note reference or suffix of a call or card
     (one is kept; a bad NAG is kept)."""
-    from handrec.formats.pbn.reader import T128_DROPPED  # the parser's reasons for an annotation it drops
+    from handrec.formats.pbn.annotations import T128_DROPPED  # the parser's reasons for an annotation it drops
 
     return d.code in _NOT_AS_WRITTEN or (d.code == "T128" and d.message.endswith(tuple(T128_DROPPED)))
 

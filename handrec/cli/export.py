@@ -89,7 +89,7 @@ def export(
 
     from handrec.formats.lin.writer import dump as lin_dump
     from handrec.formats.lin.writer import for_pbn, pbn_losses
-    from handrec.formats.pbn.values import dump as pbn_dump
+    from handrec.formats.pbn.writer import dump as pbn_dump
 
     dropped: dict[str, int] = {}  # what the output format cannot hold: kind -> boards
 

@@ -43,7 +43,7 @@ def generate(
         raise typer.Exit(2)
     gen = generate_boards(boards * tables, seed, path=str(output), tables=tables, event=event)
     if suffix == ".pbn":
-        from handrec.formats.pbn.values import dump
+        from handrec.formats.pbn.writer import dump
     else:
         from handrec.formats.lin.writer import dump
     # Written beside the output and renamed into place: an interrupted run never leaves half a file

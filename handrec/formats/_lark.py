@@ -1,7 +1,7 @@
 """Running a Lark LALR parser on a prepared token list, without its front end.
 
 Both readers frame a file into records (PBN games, LIN deals) and lex each
-record themselves (:mod:`handrec.formats.pbn.reader`, :mod:`handrec.formats.lin.reader`), so a
+record themselves (:mod:`handrec.formats.pbn.parser`, :mod:`handrec.formats.lin.reader`), so a
 parse is a short token list handed to Lark's LALR parser with the grammar's
 Transformer callbacks.  :meth:`lark.Lark.parse` pays a front end for every
 call (a lexer thread, start-rule checks) and Lark's parse table holds rule

@@ -287,7 +287,7 @@ class Table:
     whose rows are its data lines as written); ``rows`` the elements, one
     tuple per row, as strings (string tokens unquoted; ``"?"`` unknown,
     ``"-"`` irrelevant, a leading ``"^"`` an artificial score).
-    ``handrec.formats.pbn.values.table_records`` gives the rows with typed values.
+    ``handrec.formats.pbn.table_cells.table_records`` gives the rows with typed values.
     ``cell_spans``: per row, the position of each element (block-relative,
     as ``span``; ``()`` when not known).
     """

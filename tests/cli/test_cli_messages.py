@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import handrec.formats.pbn.values as pbn_values
+import handrec.formats.pbn.writer as pbn_writer
 from handrec.cli import app
 
 runner = CliRunner()
@@ -23,7 +23,7 @@ def test_generate_interrupted_keeps_the_old_file(tmp_path: Path, monkeypatch: py
         f.write('% PBN 2.1\n[Event "half"]\n')
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pbn_values, "dump", dump_then_stop)
+    monkeypatch.setattr(pbn_writer, "dump", dump_then_stop)
     r = runner.invoke(app, ["generate", "-n", "2", "-o", str(out)])
     assert r.exit_code == 130  # Ctrl-C
     assert out.read_text() == "old\n"

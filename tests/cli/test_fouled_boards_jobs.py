@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 import handrec.runs.validate as vr
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 
 from ._jobs import both

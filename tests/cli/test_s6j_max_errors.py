@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import handrec.runs.validate as vr
 from handrec.cli import app
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.inputs.limits import Limits
 

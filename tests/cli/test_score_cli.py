@@ -339,7 +339,7 @@ def test_pairs_with_nothing_to_compare_have_no_percentage_nor_rank(tmp_path: Pat
     """Boards each played once (a file of single games: the event's top is 0) have nothing to
     compare: the traveller leaves the percentage blank, and so does the ranking (rank "-"), not
     0.00 % (with some board played twice, Neuberg gives the others a top: not this case)."""
-    from handrec.formats.pbn.values import dump
+    from handrec.formats.pbn.writer import dump
     from handrec.generate import generate_boards
 
     s = io.StringIO()

@@ -21,7 +21,7 @@ import handrec.runs.pool
 import handrec.runs.validate as vr
 from handrec.cli import app
 from handrec.formats.lin.writer import dump as lin_dump
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.model import Tag
 

@@ -23,7 +23,7 @@ from handrec.formats.dispatch import read
 from handrec.formats.lin.reader import parse_lin_text
 from handrec.formats.lin.writer import dump, for_pbn, pbn_losses
 from handrec.formats.pbn.reader import parse_pbn_text
-from handrec.formats.pbn.values import dumps as pbn_dumps
+from handrec.formats.pbn.writer import dumps as pbn_dumps
 from handrec.model import Board, Contract, Seat
 from handrec.rules.replay import replay
 

@@ -1,6 +1,6 @@
 """The PBN round trip on every real file and on generated boards.
 
-"The same records" (handrec.formats.pbn.values module doc): for a board ``b`` read from a file,
+"The same records" (handrec.formats.pbn.writer module doc): for a board ``b`` read from a file,
 ``read(dumps(b)) == normalise(b)`` by Board equality (origins, positions and diagnostics
 never count; ``normalise`` applies exactly what the writer changes: tag order and export
 spelling, missing mandatory tags, alerts as notes, a claim as ``*``...), with the comments'
@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 from handrec.diagnostics import Diagnostic
 from handrec.formats.dispatch import read
 from handrec.formats.pbn.reader import parse_pbn
-from handrec.formats.pbn.values import TABLES, dump, normalise, parse_columns
+from handrec.formats.pbn.table_cells import TABLES
+from handrec.formats.pbn.tags import parse_columns
+from handrec.formats.pbn.writer import dump, normalise
 from handrec.generate import generate_boards
 from handrec.model import Board, CallKind, CardAnnotation, Table, Tag
 from handrec.rules.validator import analyse

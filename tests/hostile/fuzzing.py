@@ -390,7 +390,7 @@ def generated_sample(n: int, seed: int, fmt: str) -> Sample:
 
     text = io.StringIO()
     if fmt == "pbn":
-        from handrec.formats.pbn.values import dump
+        from handrec.formats.pbn.writer import dump
     else:
         from handrec.formats.lin.writer import dump  # type: ignore[assignment]
     dump(generate_boards(n, seed), text)

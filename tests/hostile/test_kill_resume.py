@@ -29,7 +29,7 @@ from handrec.dataset.query import QueryError
 from handrec.dataset.query import run as query
 from handrec.dataset.store import WORK_DIR, convert
 from handrec.formats.lin.writer import dump as lin_dump
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 
 TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")

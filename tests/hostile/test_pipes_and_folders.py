@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 from handrec.cli import app
 from handrec.dataset.store import convert
 from handrec.formats.dispatch import read, read_input
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.inputs.entries import STDIN, iter_entries, iter_inputs
 from handrec.inputs.limits import Limits

@@ -9,7 +9,7 @@ import pytest
 
 from handrec.dataset.store import convert
 from handrec.formats.lin.writer import dump as lin_dump
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 
 pytest.importorskip("distributed")

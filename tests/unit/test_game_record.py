@@ -11,7 +11,7 @@ import pytest
 from handrec.events.games import GameRecord, deal_text, record
 from handrec.formats.lin.reader import parse_lin
 from handrec.formats.pbn.reader import parse_pbn
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.inputs.sources import FileSource, Input
 from handrec.model import Contract, Deal, Doubling, Origin, Seat, Strain, Vulnerability

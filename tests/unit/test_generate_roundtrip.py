@@ -9,7 +9,7 @@ import pytest
 from handrec.formats.lin.reader import parse_lin_text
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.reader import parse_pbn_text
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.rules.validator import analyse
 

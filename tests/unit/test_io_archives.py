@@ -21,7 +21,7 @@ from handrec.cli import app
 from handrec.dataset.store import convert
 from handrec.formats.dispatch import read_input
 from handrec.formats.lin.writer import dump as lin_dump
-from handrec.formats.pbn.values import dump as pbn_dump
+from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.inputs.entries import iter_entries, iter_inputs
 from handrec.inputs.limits import Limits, parse_size

@@ -29,7 +29,7 @@ def test_revoke_that_changes_the_winner() -> None:
 def test_pbn_columns_are_not_resynchronised() -> None:
     # The same fault in PBN: columns name the seats, so only the revoke is reported.
     from handrec.formats.pbn.reader import parse_pbn_text
-    from handrec.formats.pbn.values import dumps
+    from handrec.formats.pbn.writer import dumps
 
     (board,) = parse_lin_text(RECORD, "r.lin")
     (again,) = parse_pbn_text(dumps(board), "r.pbn")

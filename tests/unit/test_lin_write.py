@@ -17,7 +17,7 @@ from handrec.dataset.store import convert
 from handrec.formats.lin.reader import parse_lin, parse_lin_text
 from handrec.formats.lin.writer import dump, dumps, for_pbn, pbn_losses
 from handrec.formats.pbn.reader import parse_pbn_text
-from handrec.formats.pbn.values import dumps as pbn_dumps
+from handrec.formats.pbn.writer import dumps as pbn_dumps
 from handrec.generate import generate_boards
 from handrec.model import Auction, Board, Call, CallKind, Contract, Play, Seat, Tag
 from handrec.rules.auction import AuctionState
@@ -245,7 +245,7 @@ def test_for_pbn_gives_leader_and_tags_and_pbn_losses_lists_what_pbn_drops() -> 
 def test_export_both_ways_reports_what_is_not_carried(tmp_path: Path) -> None:
     src = tmp_path / "g.pbn"
     with open(src, "w", encoding="utf-8", newline="") as f:
-        from handrec.formats.pbn.values import dump as pbn_dump
+        from handrec.formats.pbn.writer import dump as pbn_dump
 
         pbn_dump(generate_boards(4, seed=9), f)
     runner = CliRunner()
@@ -347,7 +347,7 @@ def test_imp_swing_between_the_rooms_in_sql_matches_the_scorer(tmp_path: Path) -
 
 def test_an_agreed_result_after_a_full_play_is_listed_as_not_carried() -> None:
     from handrec.formats.pbn.reader import parse_pbn_text
-    from handrec.formats.pbn.values import dumps as pbn_dumps
+    from handrec.formats.pbn.writer import dumps as pbn_dumps
     from handrec.generate import generate_boards
 
     text = pbn_dumps(next(generate_boards(1, seed=3)))
@@ -365,7 +365,7 @@ def test_an_agreed_result_after_a_full_play_is_listed_as_not_carried() -> None:
 
 def test_an_unreadable_result_is_listed_as_not_carried() -> None:
     from handrec.formats.pbn.reader import parse_pbn_text
-    from handrec.formats.pbn.values import dumps as pbn_dumps
+    from handrec.formats.pbn.writer import dumps as pbn_dumps
 
     text = pbn_dumps(next(generate_boards(1, seed=3)))
     (plain,) = parse_pbn_text(text, "p.pbn")

@@ -15,7 +15,7 @@ from lark import Lark
 
 from handrec._resources import grammar_text
 from handrec.diagnostics import Diagnostic
-from handrec.formats.pbn import reader as pbn
+from handrec.formats.pbn import builder, framing, parser, tag_values
 from handrec.formats.pbn.reader import parse_pbn, parse_pbn_text
 from handrec.model import (
     Board,
@@ -178,17 +178,17 @@ def test_grammar_has_no_lalr_conflicts(caplog: pytest.LogCaptureFixture) -> None
 
 
 def test_parser_is_built_once_and_builds_no_tree() -> None:
-    assert pbn._parser() is pbn._parser()
-    sections, errors = pbn._parse_block(pbn._parser(), '[Board "1"]\n[Auction "N"]\nPass\n')
-    assert [s.kind for s in sections] == [pbn._LEAD, pbn._TAGS, pbn._AUCTION]
+    assert parser._parser() is parser._parser()
+    sections, errors = parser._parse_block(parser._parser(), '[Board "1"]\n[Auction "N"]\nPass\n')
+    assert [s.kind for s in sections] == [parser._LEAD, parser._TAGS, parser._AUCTION]
     assert errors == []
 
 
-def _with_larks_lexer(text: str) -> tuple[list[pbn._Section], list[tuple]]:
-    """:func:`pbn._parse_block` as it was with Lark's contextual lexer (the reference)."""
+def _with_larks_lexer(text: str) -> tuple[list[parser._Section], list[tuple]]:
+    """:func:`parser._parse_block` as it was with Lark's contextual lexer (the reference)."""
     lark = _with_larks_lexer.__dict__.get("lark")
     if lark is None:
-        lark = Lark(grammar_text("pbn"), parser="lalr", lexer="contextual", transformer=pbn._PbnTransformer())
+        lark = Lark(grammar_text("pbn"), parser="lalr", lexer="contextual", transformer=parser._PbnTransformer())
         _with_larks_lexer.lark = lark  # type: ignore[attr-defined]
     errors: list[tuple] = []
 
@@ -197,14 +197,14 @@ def _with_larks_lexer(text: str) -> tuple[list[pbn._Section], list[tuple]]:
         src, p = state.text.text, state.line_ctr.char_pos
         eol = src.find("\n", p)
         eol = len(src) if eol < 0 else eol
-        errors.append(("F003", pbn._span(e.line, e.column), {"detail": pbn._cannot_read(src[p:eol])}))
+        errors.append(("F003", parser._span(e.line, e.column), {"detail": parser._cannot_read(src[p:eol])}))
         state.line_ctr.feed(src[p : max(eol, p + 1)])
         return True
 
     return lark.parse(text, on_error=on_error), errors
 
 
-def _sections(sections: list[pbn._Section]) -> list[tuple]:
+def _sections(sections: list[parser._Section]) -> list[tuple]:
     def tok(t: Any) -> Any:
         return None if t is None else (t.type, str(t), t.line, t.column, t.start_pos, t.end_pos)
 
@@ -215,7 +215,7 @@ def _sections(sections: list[pbn._Section]) -> list[tuple]:
 
 
 def test_every_parser_state_accepts_every_terminal() -> None:
-    """What lets one regex of all the terminals (pbn._Scanner) stand for the contextual lexer."""
+    """What lets one regex of all the terminals (parser._Scanner) stand for the contextual lexer."""
     lark = Lark(grammar_text("pbn"), parser="lalr", lexer="contextual")
     names = {t.name for t in lark.terminals}
     lexers = lark.parser.lexer.lexers  # type: ignore[union-attr]
@@ -233,11 +233,11 @@ def test_scanner_reads_as_larks_own_lexer() -> None:
             chars.insert(rng.randrange(len(chars)), rng.choice(alphabet))
         texts.append("".join(chars))
     for text in texts:
-        got, got_errors = pbn._parse_block(pbn._parser(), text)
+        got, got_errors = parser._parse_block(parser._parser(), text)
         want, want_errors = _with_larks_lexer(text)
         assert (_sections(got), got_errors) == (_sections(want), want_errors), text
     with pytest.raises(RuntimeError, match="no callback"):
-        pbn._PbnTransformer().__default__("stray_rule", [], None)
+        parser._PbnTransformer().__default__("stray_rule", [], None)
 
 
 def test_tag_values_unescape_quote_and_backslash_only() -> None:
@@ -412,10 +412,10 @@ def test_deal_fast_path_agrees_with_the_model() -> None:
         text = ".".join("".join(r) for r in ranks)
         if rng.random() < 0.3:
             text = text.lower()
-        fast = pbn._fast_hand(text)
+        fast = tag_values._fast_hand(text)
         assert fast == Hand.parse(text)
         assert fast is not None and fast.cards == Hand.parse(text).cards
-    assert pbn._fast_hand("A10.K.Q.J") is None  # the model reads "10"
+    assert tag_values._fast_hand("A10.K.Q.J") is None  # the model reads "10"
     assert one('[Deal "N:A10.K.Q.J - - -"]').deal[Seat.NORTH] == Hand.parse("AT.K.Q.J")  # type: ignore[index]
 
 
@@ -714,7 +714,7 @@ def test_a_failing_callback_does_not_escape(monkeypatch: pytest.MonkeyPatch) -> 
     def boom(*args: object) -> None:
         raise ValueError("boom")
 
-    monkeypatch.setattr(pbn, "_auction", boom)
+    monkeypatch.setattr(builder, "_auction", boom)
     boards = parse_pbn_text('[Board "1"]\n[Dealer "N"]\n[Auction "N"]\nAP\n\n[Board "2"]')
     assert [b.number for b in boards] == [None, 2]
     assert [t.name for t in boards[0].tags] == ["Board", "Dealer", "Auction"]
@@ -730,7 +730,7 @@ def test_mutated_input_never_raises_and_every_game_is_yielded() -> None:
         for _ in range(rng.randint(1, 12)):
             chars.insert(rng.randrange(len(chars)), rng.choice(alphabet))
         text = "".join(chars)
-        frames = [f for f in pbn._frame(text.split("\n")) if f[2] is not None]
+        frames = [f for f in framing._frame(text.split("\n")) if f[2] is not None]
         boards = parse_pbn_text(text)
         assert len(boards) == len(frames)
         assert all(isinstance(b, Board) for b in boards)

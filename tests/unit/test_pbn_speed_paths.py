@@ -9,8 +9,9 @@ import re
 import pytest
 
 from handrec.dd.solver import DDTable
-from handrec.formats.pbn import reader as pbn
-from handrec.formats.pbn.values import _dd_mapping, _double_dummy, best_known
+from handrec.formats.pbn import framing, parser, play_section, reader, table_section, tag_values
+from handrec.formats.pbn.play_layout import best_known
+from handrec.formats.pbn.tags import _dd_mapping, _double_dummy
 from handrec.model import ALL_CARDS, Suit
 
 GAME = """[Event "x"]
@@ -43,7 +44,7 @@ CQ HQ C4 D9
 
 
 def _tokens(text: str) -> list:
-    return pbn._parser()[1].scan(text, [])
+    return parser._parser()[1].scan(text, [])
 
 
 @pytest.mark.parametrize(
@@ -58,8 +59,10 @@ def _tokens(text: str) -> list:
 )
 def test_tag_lines_read_as_the_general_tag_pairs(text: str) -> None:
     (tok,) = [t for t in _tokens(text) if t.type == "TAGS"]
-    got = pbn._tag_pairs(tok)
-    assert [(t.name, t.value, t.span) for t in got] == [(t.name, t.value, t.span) for t in pbn._tag_pairs_general(tok)]
+    got = parser._tag_pairs(tok)
+    assert [(t.name, t.value, t.span) for t in got] == [
+        (t.name, t.value, t.span) for t in parser._tag_pairs_general(tok)
+    ]
 
 
 def _elements_by_regex(tokens: list) -> list[list[tuple]]:
@@ -67,7 +70,7 @@ def _elements_by_regex(tokens: list) -> list[list[tuple]]:
     out: list[list[tuple]] = []
     for tok in tokens:
         line, line_start, current_line = tok.line, 1 - tok.column, -1
-        for m in pbn._ELEMENT_RE.finditer(tok):
+        for m in table_section._ELEMENT_RE.finditer(tok):
             st = m.start()
             line = tok.line + tok.count("\n", 0, st)
             if tok.count("\n", 0, st):
@@ -79,7 +82,7 @@ def _elements_by_regex(tokens: list) -> list[list[tuple]]:
             text = m.group(1) if quoted else m.group()
             if quoted:
                 text = re.sub(r'\\(["\\])', r"\1", text)
-            out[-1].append((text, quoted, pbn._span(line, st - line_start + 1)))
+            out[-1].append((text, quoted, parser._span(line, st - line_start + 1)))
     return out
 
 
@@ -87,7 +90,7 @@ def test_table_lines_read_as_one_regex_over_each_token() -> None:
     text = '[OptimumResultTable "Declarer;Denomination\\2R;Result\\1R"]\nN NT 5\nS  "a \\"b\\" c" 4 {x} N H 5\n\n E\tD  "" 7\n'
     tokens = [t for t in _tokens(text) if t.type == "ROWS"]
     assert len(tokens) == 2
-    assert [list(line) for line in pbn._table_lines(tokens)] == _elements_by_regex(tokens)
+    assert [list(line) for line in table_section._table_lines(tokens)] == _elements_by_regex(tokens)
 
 
 def test_unrolled_trick_winner_is_best_known() -> None:
@@ -95,7 +98,7 @@ def test_unrolled_trick_winner_is_best_known() -> None:
     for _ in range(2000):
         played = rng.sample(ALL_CARDS, 4)
         for trump in (None, *Suit):
-            assert pbn._winner(played, trump) == best_known(played, trump)
+            assert play_section._winner(played, trump) == best_known(played, trump)
 
 
 @pytest.mark.parametrize(
@@ -114,7 +117,7 @@ def test_double_dummy_digits_read_as_ddtable(value: str) -> None:
 
 
 def test_parse_feeds_larks_parser_as_lark_parse() -> None:
-    lalr, scanner = pbn._parser()
+    lalr, scanner = parser._parser()
     tokens = _tokens(GAME + '{c}\n[ScoreTable "Rank"]\n1\n')
     fast = scanner.parse(tokens)
     slow = lalr.parse(tokens)
@@ -129,7 +132,7 @@ def test_a_parse_replayed_by_token_types_is_larks_parse() -> None:
     """The second game of a token-type sequence runs the steps kept from the first (the
     parse plans of handrec.formats._lark.feeder): what Lark's own parse gives, for games of
     many shapes (comments, tables, unknown data, sections in any order)."""
-    lalr, scanner = pbn._parser()
+    lalr, scanner = parser._parser()
     texts = [
         GAME,
         GAME.replace("[Event", "{lead}\n[Event"),
@@ -145,15 +148,15 @@ def test_a_parse_replayed_by_token_types_is_larks_parse() -> None:
 
 
 def test_plain_play_reads_as_the_general_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = pbn.parse_pbn_text(GAME)[0]
-    monkeypatch.setattr(pbn, "_UPPER_CARDS", {})  # no line is plain: the general loop reads every card
-    slow = pbn.parse_pbn_text(GAME)[0]
+    fast = reader.parse_pbn_text(GAME)[0]
+    monkeypatch.setattr(play_section, "_UPPER_CARDS", {})  # no line is plain: the general loop reads every card
+    slow = reader.parse_pbn_text(GAME)[0]
     assert fast.play == slow.play
     assert fast.play is not None and len(fast.play.cards) == 52
 
 
 def test_plain_auction_keeps_the_dealer_check() -> None:
-    b = pbn.parse_pbn_text(GAME.replace('[Auction "N"]', '[Auction "E"]'))[0]
+    b = reader.parse_pbn_text(GAME.replace('[Auction "N"]', '[Auction "E"]'))[0]
     assert "T106" in [d.code for d in b.diagnostics]
     assert b.auction is not None and str(b.auction.calls[0]) == "1H"
 
@@ -189,7 +192,7 @@ def _read_pbn(data: bytes, by_blocks: bool, board_limit: int | None, line_limit:
 
     inp = Input("t.pbn", "pbn", opener=lambda: io.BytesIO(data), limits=Limits(max_line_bytes=line_limit))
     lines = inp.lines()
-    boards = list(pbn.parse_pbn(lines if by_blocks else iter(lines), "t.pbn", inp.diagnostics, board_limit))
+    boards = list(reader.parse_pbn(lines if by_blocks else iter(lines), "t.pbn", inp.diagnostics, board_limit))
     return boards, [str(d) for d in inp.diagnostics]
 
 
@@ -222,8 +225,8 @@ def test_blocks_frame_a_plain_file_without_lines(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(streams, "CHUNK_BYTES", 100)
     seen = []
-    real = pbn._frame
-    monkeypatch.setattr(pbn, "_frame", lambda *a: seen.append(a) or real(*a))
+    real = framing._frame
+    monkeypatch.setattr(framing, "_frame", lambda *a: seen.append(a) or real(*a))
     text = "% PBN 2.1\r\n% EXPORT\r\n\r\n" + "\r\n".join([GAME.replace("\n", "\r\n")] * 5)
     boards, diags = _read_pbn(text.encode(), True, None, 1 << 20)
     assert not seen and diags == []
@@ -233,13 +236,13 @@ def test_blocks_frame_a_plain_file_without_lines(monkeypatch: pytest.MonkeyPatch
     ]
     assert len(boards) == 5
     assert [(b.origin.line, b.origin.offset) for b in boards] == starts
-    monkeypatch.setattr(pbn, "_frame", real)
+    monkeypatch.setattr(framing, "_frame", real)
     assert _read_pbn(text.encode(), False, None, 1 << 20) == (boards, diags)
 
 
 @pytest.mark.parametrize("text", ["", "a\nb", "a\tb", "\x00", "x\x1f", "\x7f", "é\x85", "é", "\x0b\n"])
 def test_control_check_as_the_regex(text: str) -> None:
-    assert pbn._has_controls(text) == (pbn._CONTROL_RE.search(text) is not None)
+    assert tag_values._has_controls(text) == (tag_values._CONTROL_RE.search(text) is not None)
 
 
 @pytest.mark.parametrize(
@@ -264,9 +267,9 @@ def test_export_tag_form_as_the_regex_check(line: str, monkeypatch: pytest.Monke
     def f020(boards: list) -> list:
         return [(d.line, d.column, d.message) for d in boards[0].diagnostics if d.code == "F020"]
 
-    fast = f020(pbn.parse_pbn_text(text))
-    real = pbn._tag_pairs_plain
-    monkeypatch.setattr(pbn, "_tag_pairs_plain", lambda tok: (*real(tok)[:2], False))
-    pbn._TAG_LINES.clear()
-    assert fast == f020(pbn.parse_pbn_text(text))
+    fast = f020(reader.parse_pbn_text(text))
+    real = parser._tag_pairs_plain
+    monkeypatch.setattr(parser, "_tag_pairs_plain", lambda tok: (*real(tok)[:2], False))
+    parser._TAG_LINES.clear()
+    assert fast == f020(reader.parse_pbn_text(text))
     assert any("alone on its line" in m for _, _, m in fast) == (line not in ('[Board "1"]', '[Board "a\\"b"]'))

@@ -7,15 +7,9 @@ from __future__ import annotations
 import pytest
 
 from handrec.formats.pbn.reader import parse_pbn_text
-from handrec.formats.pbn.values import (
-    TABLES,
-    Artificial,
-    TagValueError,
-    dumps,
-    parse_columns,
-    table_records,
-    typed_cell,
-)
+from handrec.formats.pbn.table_cells import TABLES, Artificial, table_records, typed_cell
+from handrec.formats.pbn.tags import TagValueError, parse_columns
+from handrec.formats.pbn.writer import dumps
 from handrec.model import Board, Call, Card, Column, Contract, Seat, Strain, Suit, Table
 
 

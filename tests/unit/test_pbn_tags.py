@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from handrec.cli import app
 from handrec.formats.pbn.reader import parse_pbn_text
-from handrec.formats.pbn.values import TAGS, TagValueError, tag_value, typed_tag
+from handrec.formats.pbn.tags import TAGS, TagValueError, tag_value, typed_tag
 from handrec.model import Board, Column, Contract, Deal, Doubling, Note, Seat, Side, Strain, Vulnerability
 from handrec.rules.validator import analyse
 

@@ -1,4 +1,4 @@
-"""The PBN writer (handrec.formats.pbn.values): export format (PBN 2.1 §2-§3), lossless for what the
+"""The PBN writer (handrec.formats.pbn.writer): export format (PBN 2.1 §2-§3), lossless for what the
 model holds, and what it does with what PBN cannot hold (alerts, claims); the file-level
 rules of reading (escape lines, encodings, line ends, export-format checks)."""
 
@@ -15,8 +15,9 @@ from typer.testing import CliRunner
 from handrec.cli import app
 from handrec.diagnostics import Diagnostic
 from handrec.formats.dispatch import read
+from handrec.formats.pbn.play_layout import play_lines
 from handrec.formats.pbn.reader import parse_pbn, parse_pbn_text
-from handrec.formats.pbn.values import dump, dumps, normalise, play_lines, same_records
+from handrec.formats.pbn.writer import dump, dumps, normalise, same_records
 from handrec.generate import generate_boards
 from handrec.model import (
     Auction,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 
 runner = CliRunner()

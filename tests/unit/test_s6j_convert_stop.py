@@ -13,7 +13,7 @@ import pytest
 
 from handrec.dataset import store
 from handrec.dataset.store import convert
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 
 

@@ -21,7 +21,7 @@ from _reports import summary
 
 import handrec.runs.validate as vr
 from handrec.diagnostics import Diagnostic, Severity
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.inputs.limits import Limits
 from handrec.inputs.sources import FileSource, Input

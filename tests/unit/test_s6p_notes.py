@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 
 from handrec.formats.pbn.reader import parse_pbn_text
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.model import Board, Note
 from handrec.rules.validator import analyse
 

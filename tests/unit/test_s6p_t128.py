@@ -1,11 +1,12 @@
 """The T128 reasons that mean an annotation is dropped (one of two kept), as the parser gives
 them in the diagnostic's ``reason`` argument: ``handrec export`` lists those as not carried
-over as written (handrec.formats.pbn.reader.T128_DROPPED), and only those."""
+over as written (handrec.formats.pbn.annotations.T128_DROPPED), and only those."""
 
 from __future__ import annotations
 
 from handrec.diagnostics import Diagnostic
-from handrec.formats.pbn.reader import T128_DROPPED, T128_SECOND_NOTE, T128_SECOND_SUFFIX, parse_pbn_text
+from handrec.formats.pbn.annotations import T128_DROPPED, T128_SECOND_NOTE, T128_SECOND_SUFFIX
+from handrec.formats.pbn.reader import parse_pbn_text
 
 
 def reason(d: Diagnostic) -> str:

@@ -17,7 +17,7 @@ import handrec.runs.validate as vr
 from handrec.events.checks import EventChecker
 from handrec.events.games import record
 from handrec.formats.dispatch import read, read_input
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.inputs.limits import Limits
 from handrec.inputs.sources import FileSource, Input

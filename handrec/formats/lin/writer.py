@@ -374,7 +374,7 @@ def dump(boards: Iterable[Board], file: TextIO, *, dropped: Dropped | None = Non
 
 
 def for_pbn(board: Board) -> Board:
-    """A board read from LIN, made ready for the PBN writer (:mod:`handrec.formats.pbn.values`).
+    """A board read from LIN, made ready for the PBN writer (:mod:`handrec.formats.pbn.writer`).
 
     LIN gives the play in play order without an opening leader, and no
     Contract or Declarer (the auction gives them) nor, without a claim or
@@ -405,7 +405,7 @@ def for_pbn(board: Board) -> Board:
 
 
 def pbn_losses(board: Board) -> list[str]:
-    """What of ``board`` PBN cannot hold (see :mod:`handrec.formats.pbn.values`): LIN
+    """What of ``board`` PBN cannot hold (see :mod:`handrec.formats.pbn.writer`): LIN
     commands kept raw (:attr:`Board.extra <handrec.model.Board.extra>`) and
     alert marks (PBN has no alert flag: the writer keeps an alerted call's
     explanation as a note)."""

@@ -1,0 +1,269 @@
+"""The Auction section of a PBN game to an :class:`~handrec.model.Auction` (PBN 2.1 §3.5).
+
+:func:`_auction` reads the calls from the dealer, their annotations (note references,
+suffixes, NAGs: :mod:`handrec.formats.pbn.annotations`), the irregularities ``^I`` and
+``^S`` (PBN 2.1 §3.9) and the end markers; :func:`_plain_calls` is its fast path for an
+auction of calls in PBN's spellings only, and :func:`_call_anchors` places the section's
+comments after their calls.  The legality of the calls is the replay's
+(:mod:`handrec.rules.auction`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from handrec.formats.pbn.annotations import (
+    _NOTEREF_RE,
+    _SUFFIX_NAG,
+    T128_SECOND_NOTE,
+    T128_SECOND_SUFFIX,
+    _free_notes,
+    _nag_issue,
+    _Notes,
+    _pieces,
+    _read_misplaced,
+)
+from handrec.formats.pbn.parser import _FIRST, _Section
+from handrec.formats.pbn.tag_values import _SEATS, _UNKNOWN, _Issue
+from handrec.model import Auction, Call, CallKind, ModelError, Note, Seat, Span
+
+#: Call spellings read (upper-cased) to a Call without position.
+_CALLS: dict[str, Call] = {}
+for _t in ("P", "PASS", "X", "XX", "D", "R", "DBL", "RDBL"):
+    _CALLS[_t] = Call.parse(_t)
+for _lv in range(1, 8):
+    for _st in ("C", "D", "H", "S", "N", "NT"):
+        _CALLS[f"{_lv}{_st}"] = Call.parse(f"{_lv}{_st}")
+_PASS = _CALLS["PASS"]
+#: Spellings the standard allows (PBN 2.1 §3.5, §3.11) to the Call; others give T105.
+_STANDARD_CALLS: dict[str, Call] = {
+    t: _CALLS[t.upper()]
+    for t in ["Pass", "pass", "X", "x", "XX", "xx"]
+    + [f"{lv}{st}" for lv in range(1, 8) for st in ("C", "D", "H", "S", "NT", "c", "d", "h", "s", "nt")]
+}
+#: Calls with a position and no annotation, shared between boards (Call is immutable).
+_CALL_OBJS: dict[tuple[int, int, int], Call] = {}
+
+
+def _auction(
+    sec: _Section, notes: _Notes, dealer: Seat | None, issues: list[_Issue], sections: list[_Section] | None = None
+) -> Auction | None:
+    """The Auction section to an :class:`Auction` that starts with the dealer.
+
+    * The Auction tag names the seat of the first call written; leading ``-`` fillers
+      (seats before the dealer) are dropped and move the start on; T106 if the start
+      is not the Dealer tag's seat.  A bad Auction seat is T101 (the dealer is used).
+    * Calls: ``Pass``/``P``/``PASS``, ``X``/``XX``, ``1C``..``7NT``/``3N``, any case
+      (other than PBN's spellings: T105, once per spelling); ``AP`` = the passes that end
+      the auction (placeholders do not count as passes).
+    * Irregularities (PBN 2.1 §3.9): ``^I`` marks the next call, which must be a bid, as an
+      insufficient bid accepted (``Call.irregular == "I"``, Law 27A1; before anything
+      else, or with no call after it: A306 on the ``^I``).  ``^S`` stands in place of the
+      call of a player skipped by an accepted call out of rotation (Law 29A): it is kept as
+      a placeholder, ``Call.irregular == "S"`` (see :class:`handrec.model.Call`), so the
+      rotation of the calls after it stays right.  Other ``^x``: A306.
+    * Annotations on the previous call: suffixes ``! ? !! ?? !? ?!`` = NAG $1-$6, ``$n``,
+      ``=n=`` (``Call.note`` = n, ``Call.annotation`` = the note's text; T107 when no
+      Note tag n follows the section, nor stands in the identification section of
+      ``sections``: :func:`~handrec.formats.pbn.annotations._read_misplaced`, T128, the
+      Note added to ``Auction.notes``).
+      A second note reference or suffix on one call, a NAG over 255 or one for cards
+      ($7-$12, $14) is T128.  A ``*`` glued to a call
+      (``4H*``, bidding-program output) marks an alert: T105.  ``Auction.notes`` keeps
+      the section's Note tags.
+    * ``*``/``+`` end the auction (``Auction.ended``); a call after them is F003 (once).
+    * Anything else is A306 and skipped.
+    """
+    seat_tag = sec.tags[0]
+    v = seat_tag.value.strip()
+    seat = _SEATS.get(v)
+    if seat is None:
+        if v not in _UNKNOWN:
+            issues.append(("T101", seat_tag.span, {"tag": "Auction", "value": seat_tag.value, "reason": "not a seat"}))
+        seat = dealer
+        if seat is None:
+            return None
+    elements = sec.elements
+    if elements and all(map(_STANDARD_CALLS.__contains__, map(_FIRST, elements))):
+        # the usual case, only calls in PBN's spellings: what the general code gives
+        if dealer is not None and seat is not dealer:
+            issues.append(("T106", seat_tag.span, {"value": str(seat), "dealer": str(dealer)}))
+        return Auction(seat, _plain_calls(elements), None, seat_tag.span, notes[1])
+    calls: list[list[Any]] = []  # [base Call, nags, note, span, alert, irregular, suffixes]
+    lookup = notes[0]
+    found: list[Note] = []  # Notes read from the identification section (_read_misplaced)
+    free: dict[int, Note] | None = None  # _free_notes(sections), made at the first need
+    fillers = 0
+    ended: str | None = None
+    after_end = False
+    warned: set[str] = set()
+    last_was_call = False
+    standard = _STANDARD_CALLS
+    insufficient: Span | None = None  # the span of a pending ^I
+    for text, span, glued in _pieces(sec.elements, standard):
+        base = standard.get(text)
+        if base is not None and ended is None and insufficient is None:  # the usual case
+            calls.append([base, [], None, span, False, None, 0])
+            last_was_call = True
+            continue
+        was_call, last_was_call = last_was_call, False
+        c0 = text[0]
+        if c0 == "$" and text[1:].isdigit():
+            if calls and ended is None:
+                n = int(text[1:])
+                calls[-1][1].append(n)
+                if n > 6:
+                    _nag_issue(n, span, "call", issues)
+            continue  # a NAG after the end marker (e.g. "+ $2") annotates nothing
+        if text == "*" and glued and was_call and ended is None:
+            calls[-1][4] = True  # "4H*": an alert mark
+            if text not in warned:
+                warned.add(text)
+                read = f"{calls[-1][0]} (alerted)"
+                issues.append(("T105", span, {"tag": "Auction", "value": f"{calls[-1][0]}*", "read": read}))
+            continue
+        if ended is not None:
+            if not after_end:
+                after_end = True
+                issues.append(("F003", span, {"detail": f"{text!r} after the auction's end marker {ended!r}"}))
+            continue
+        if text == "-":
+            if calls:
+                issues.append(("A306", span, {"token": text}))
+            else:
+                fillers += 1
+            continue
+        if text == "*" or text == "+":
+            ended = text
+            continue
+        if c0 == "=" and _NOTEREF_RE.fullmatch(text):
+            n = int(text[1:-1])
+            if n not in lookup:
+                if free is None:
+                    free = _free_notes(sections)
+                note = _read_misplaced(free, n, span, issues, "auction")
+                if note is not None:
+                    lookup[n] = note.text
+                    found.append(note)
+            if calls:
+                if calls[-1][2] is None:
+                    calls[-1][2] = n
+                else:
+                    issues.append(("T128", span, {"token": text, "reason": T128_SECOND_NOTE}))
+            continue
+        nag = _SUFFIX_NAG.get(text)
+        if nag is not None:
+            if calls:
+                calls[-1][1].append(nag)
+                calls[-1][6] += 1
+                if calls[-1][6] == 2:
+                    issues.append(("T128", span, {"token": text, "reason": T128_SECOND_SUFFIX}))
+            continue
+        if c0 == "^" and len(text) == 2:
+            irregular = text[1].upper()
+            if insufficient is not None and irregular in "IS":  # a ^I with no call after it
+                issues.append(("A306", insufficient, {"token": "^I"}))
+                insufficient = None
+            if irregular == "S":
+                calls.append([_PASS, [], None, span, False, "S", 0])
+                last_was_call = True
+            elif irregular == "I":
+                insufficient = span
+            else:
+                issues.append(("A306", span, {"token": text}))
+            continue
+        up = text.upper()
+        if insufficient is not None and up == "AP":
+            issues.append(("A306", insufficient, {"token": "^I"}))
+            insufficient = None
+        if up == "AP":
+            # the passes that end the auction; ^S placeholders are no calls (not passes)
+            if any(c[0].kind is not CallKind.PASS for c in calls):
+                trailing = 0
+                for c in reversed(calls):
+                    if c[0].kind is not CallKind.PASS:
+                        break
+                    trailing += c[5] is None
+                need = 3 - trailing
+            else:
+                need = 4 - sum(c[5] is None for c in calls)
+            for _ in range(need):
+                calls.append([_PASS, [], None, span, False, None, 0])
+            continue
+        base = _CALLS.get(up)
+        if base is None:
+            try:
+                base = Call.parse(text)
+            except ModelError:
+                issues.append(("A306", span, {"token": text}))
+                continue
+        if text not in _STANDARD_CALLS and text not in warned:
+            warned.add(text)
+            issues.append(("T105", span, {"tag": "Auction", "value": text, "read": str(base)}))
+        mark = None
+        if insufficient is not None:
+            if base.kind is CallKind.BID:
+                mark = "I"
+            else:  # ^I stands before a bid only
+                issues.append(("A306", insufficient, {"token": "^I"}))
+            insufficient = None
+        calls.append([base, [], None, span, False, mark, 0])
+        last_was_call = True
+    if insufficient is not None:
+        issues.append(("A306", insufficient, {"token": "^I"}))
+    start = seat.offset(fillers)
+    if dealer is not None and start is not dealer:
+        issues.append(("T106", seat_tag.span, {"value": str(start), "dealer": str(dealer)}))
+    built = []
+    shared = _CALL_OBJS
+    for base, nags, note, span, alert, irregular, _ in calls:
+        if nags or note is not None or alert or irregular is not None:
+            annotation = None if note is None else lookup.get(note)
+            nag_tuple = tuple(sorted(nags)) if nags else ()
+            built.append(Call(base.kind, base.level, base.strain, alert, annotation, note, nag_tuple, span, irregular))
+            continue
+        code = base.rank if base.kind is CallKind.BID else -1 - base.kind  # 0..34; -1 -2 -3
+        key = (code, span.line, span.column)
+        call = shared.get(key)
+        if call is None:
+            call = Call(base.kind, base.level, base.strain, span=span)
+            if len(shared) >= 50_000:
+                shared.clear()
+            shared[key] = call
+        built.append(call)
+    return Auction(start, tuple(built), ended, seat_tag.span, notes[1] + tuple(found) if found else notes[1])
+
+
+#: The code of each of PBN's call spellings in :data:`_CALL_OBJS` keys.
+_STANDARD_CODES = {t: c.rank if c.kind is CallKind.BID else -1 - c.kind for t, c in _STANDARD_CALLS.items()}
+
+
+def _plain_calls(elements: list[tuple[str, Span]]) -> tuple[Call, ...]:
+    """The calls of auction elements that are all in :data:`_STANDARD_CALLS`, with their
+    spans, shared through :data:`_CALL_OBJS`."""
+    shared = _CALL_OBJS
+    codes = _STANDARD_CODES
+    built = []
+    for text, span in elements:
+        key = (codes[text], span.line, span.column)
+        call = shared.get(key)
+        if call is None:
+            base = _STANDARD_CALLS[text]
+            call = Call(base.kind, base.level, base.strain, span=span)
+            if len(shared) >= 50_000:
+                shared.clear()
+            shared[key] = call
+        built.append(call)
+    return tuple(built)
+
+
+def _call_anchors(auction: Auction, comment_at: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """``("auction", i)`` for each comment: ``i`` the last call written before it (-1: none)."""
+    where = [(-1, -1) if c.span is None else (c.span.line, c.span.column) for c in auction.calls]
+    out = []
+    for pos in comment_at:
+        k = len(where) - 1
+        while k >= 0 and where[k] >= pos:
+            k -= 1
+        out.append(("auction", k))
+    return out
