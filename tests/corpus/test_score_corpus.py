@@ -26,10 +26,10 @@ from typer.testing import CliRunner
 
 from handrec.cli import app
 from handrec.dataset.query import run
-from handrec.dataset.store import convert
 from handrec.events.checks import check_event
 from handrec.events.games import Method, pair_label, record, score_event
 from handrec.formats.dispatch import read
+from handrec.runs.convert import convert
 
 runner = CliRunner()
 TABLE_TAG = re.compile(rb"^\[(ScoreTable|TotalScoreTable) ", re.MULTILINE)

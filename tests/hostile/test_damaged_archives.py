@@ -23,11 +23,11 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.dataset.store import convert
 from handrec.formats.dispatch import read, read_input
 from handrec.formats.pbn.values import dump
 from handrec.generate import generate_boards
 from handrec.inputs.entries import Input, iter_entries
+from handrec.runs.convert import convert
 
 runner = CliRunner()
 

@@ -18,12 +18,12 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.dataset.store import convert
 from handrec.formats.dispatch import read_input
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.values import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.inputs.entries import Input, Limits, iter_entries, iter_inputs, parse_size
+from handrec.runs.convert import convert
 
 TABLES = ("boards", "calls", "plays", "diagnostics")
 
