@@ -90,7 +90,7 @@ def booklet(
             yield from read_input(inp)
             input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
-    from handrec.booklet.html import BookletSummary, NothingToPrint
+    from handrec.booklet.views import BookletSummary, NothingToPrint
     from handrec.dd.solver import default_cache_dir, set_cache_dir
 
     progress = _progress_bar("double dummy") if dd else None
