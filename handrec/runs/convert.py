@@ -393,7 +393,7 @@ def convert(
     each task; ``on_commit(n)`` after the n-th task is committed (tests
     use it to simulate an interruption).  File-level faults land in the
     ``diagnostics`` table with a null ``board_id``; every input has a
-    ``files`` row.  See the module doc for the layout, resume and reuse.
+    ``files`` row.  See :mod:`handrec.dataset.store` for the layout, resume and reuse.
 
     ``engine``: ``"local"`` (a process pool on this machine) or ``"dask"``
     (the same tasks on a Dask cluster: ``scheduler`` is its address, e.g.
