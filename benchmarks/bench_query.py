@@ -44,7 +44,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from handrec.dataset.query import connect, connect_db, materialise
-from handrec.dataset.store import _ROW_TABLES, DICTIONARY_COLUMNS, ROW_GROUP_ROWS, _TableWriter
+from handrec.dataset.store import DICTIONARY_COLUMNS, ROW_GROUP_ROWS, ROW_TABLES, _TableWriter
 from handrec.dataset.tables import SCHEMAS, TableBuffers, metadata
 from handrec.generate import generate_boards
 from handrec.rules.validator import analyse
@@ -74,7 +74,7 @@ def build(out: Path, boards: int, base: int, seed: int = 11) -> None:
     buf = TableBuffers()
     for b in generate_boards(base, seed, path="session-0.pbn", event="Session 0", tables=10):
         buf.add(analyse(b))
-    tables = {t: pa.Table.from_batches([buf.take(t)]) for t in _ROW_TABLES}
+    tables = {t: pa.Table.from_batches([buf.take(t)]) for t in ROW_TABLES}
     meta = {**metadata(), b"handrec.run": b"bench"}
     copies = -(-boards // base)
     out.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ result, score); ``same, --jobs 1``: what ``handrec validate`` does, through
 each board's record for the event checks, the checks themselves and the
 reports); ``same, --jobs 2``: the same function with two worker processes,
 the file split in parts as ``handrec validate --jobs 2`` splits a big file
-(``part_bytes`` at most :data:`handrec.runs.validate.PART_BYTES` and under
+(``part_bytes`` at most :data:`handrec.runs.parts.PART_BYTES` and under
 half the file, so that it is split: a PBN file in parts of about that size,
 at least two, a LIN file in one part per worker; pool start-up included);
 ``handrec convert-to-arrow`` (parse + validate + the rows of the five
@@ -52,7 +52,8 @@ from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.inputs.sources import FileSource, Input
 from handrec.rules.validator import analyse
-from handrec.runs.validate import PART_BYTES, validate_paths
+from handrec.runs.parts import PART_BYTES
+from handrec.runs.validate import validate_paths
 
 _PARSERS = {"pbn": parse_pbn, "lin": parse_lin}
 _TABLES = ("boards", "calls", "plays", "diagnostics")

@@ -4,7 +4,7 @@ Three steps, each testable on its own:
 
 1. :func:`booklet_data` turns boards into plain data (dicts, lists,
    strings, ints, ``None``): header, pages, and per board the view model
-   of :func:`handrec.booklet.html.board_view` plus the double-dummy grid and par
+   of :func:`handrec.booklet.views.board_view` plus the double-dummy grid and par
    (:mod:`handrec.dd.solver`).
 2. :func:`render_typst_source` writes that data into the template
    ``templates/booklet.typ.j2`` as **one Typst literal** (:func:`typst_value`)
@@ -21,8 +21,8 @@ Three steps, each testable on its own:
 Layouts: 1, 2, 4, 6 or 8 boards per page (:data:`LAYOUTS`) on A4 or US
 Letter; a board is one unbreakable block and never spans two pages; page
 numbers in the footer.  A board recorded by several games is printed once;
-a board with no deal at all gets no diagram (:func:`handrec.booklet.html.diagram_boards`).
-When the input has results (:func:`handrec.booklet.html.booklet_results`), results
+a board with no deal at all gets no diagram (:func:`handrec.booklet.views.diagram_boards`).
+When the input has results (:func:`handrec.booklet.results.booklet_results`), results
 pages follow the diagrams: the ranking, then per board a traveller sorted by
 the N-S score with handrec's matchpoints or IMPs, each traveller one
 unbreakable block (one column or two, as the pair names allow).
@@ -50,8 +50,8 @@ from typing import Any
 import jinja2
 
 from handrec._resources import templates_dir
-from handrec.booklet.html import BookletSummary, NothingToPrint, board_view, select_boards
-from handrec.booklet.html import dd_view as _dd_view
+from handrec.booklet.views import BookletSummary, NothingToPrint, board_view, select_boards
+from handrec.booklet.views import dd_view as _dd_view
 from handrec.dd import solver as ddmod
 from handrec.model import Board
 
@@ -318,12 +318,12 @@ def booklet_data(
     ``False`` shows none.
 
     A board recorded by several games (one per table) is shown once; a
-    board with no deal at all is not drawn (:func:`handrec.booklet.html.diagram_boards`),
+    board with no deal at all is not drawn (:func:`handrec.booklet.views.diagram_boards`),
     one with part of a deal is.  With no board to draw but results, there
     are no diagram pages (``pages`` is empty); ``summary``, when given, is
-    filled in (:class:`handrec.booklet.html.BookletSummary`).  ``results``: ``None`` adds
+    filled in (:class:`handrec.booklet.views.BookletSummary`).  ``results``: ``None`` adds
     results pages when the input has results (travellers, rankings:
-    :func:`handrec.booklet.html.booklet_results`), ``True`` likewise, ``False``
+    :func:`handrec.booklet.results.booklet_results`), ``True`` likewise, ``False``
     never.  The claimed-figure diagnostics found on the way are appended to
     ``diagnostics`` when given; ``progress(done, total)`` follows the solver
     (:func:`handrec.dd.solver.solve_tables`).

@@ -82,7 +82,8 @@ def booklet(
         from handrec.cli.site import personal
 
         personal(paths, output, pair=pair, player=player, title=title, dd=dd)
-    from handrec.formats.dispatch import iter_inputs, read_input
+    from handrec.formats.dispatch import read_input
+    from handrec.inputs.entries import iter_inputs
 
     if per_page is not None and per_page not in (1, 2, 4, 6, 8):
         typer.echo("handrec: --per-page must be 1, 2, 4, 6 or 8", err=True)
@@ -106,7 +107,7 @@ def booklet(
             yield from read_input(inp)
             input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
-    from handrec.booklet.html import BookletSummary, NothingToPrint
+    from handrec.booklet.views import BookletSummary, NothingToPrint
     from handrec.dd.solver import default_cache_dir, set_cache_dir
 
     progress = _progress_bar("double dummy") if dd else None

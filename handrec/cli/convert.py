@@ -90,8 +90,8 @@ def convert(
     """
     import time
 
-    from handrec.dataset.store import ConvertProgress, SchedulerError
-    from handrec.dataset.store import convert as do_convert
+    from handrec.runs.convert import ConvertProgress, SchedulerError
+    from handrec.runs.convert import convert as do_convert
 
     limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
     if scheduler is not None and engine is not Engine.dask:

@@ -1,8 +1,8 @@
 """Starting the local process pool that ``handrec convert`` and ``handrec validate`` share.
 
-A module of its own so that ``validate`` gets the pool without importing
-:mod:`handrec.dataset.store` (pyarrow); :func:`handrec.dataset.store.convert` uses the same
-function.
+A module of its own so that ``validate`` gets the pool without importing pyarrow (which
+:mod:`handrec.runs.convert` does, for the Parquet store); :func:`handrec.runs.convert.convert`
+uses the same function.
 """
 
 from __future__ import annotations

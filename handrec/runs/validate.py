@@ -40,27 +40,8 @@ it has stopped, the workers' tasks are interrupted
 cannot travel to another process (a big member streamed from a tar archive)
 are read here as soon as they are listed, and reported in their turn.
 
-**Parts.**  A plain PBN or LIN file on disk (not compressed, not an
-archive member) over ``part_bytes`` is read in parts, each by one task, with
-the ``part`` parameter of :func:`handrec.formats.pbn.reader.parse_pbn` or
-:func:`handrec.formats.lin.reader.parse_lin`: each part's worker frames the file from
-its start to reach its part and builds only the boards that start in it.  A
-PBN file is read as parts of about ``part_bytes`` (a multiple of ``jobs`` of
-them, at most :data:`PARTS_PER_JOB` x ``jobs``), unless its bytes hold
-``"#``: the ``#``/``##`` tag inheritance of PBN 2.1 §4.8 copies values from
-the previous game, which a part does not see.  A LIN file carries state from
-record to record (each segment's header: ``vg``, ``rs``, ``pn`` lists, its
-unknown commands for its first record; the record count), which framing
-alone rebuilds, so every LIN file is split; but framing LIN is about an
-eighth of reading it, so it gets one part per job (more, up to
-:data:`PARTS_PER_JOB` a job, only when these would be over
-:data:`LIN_PART_BYTES`), of the same length: a later part's worker frames
-more of the file, but this process takes the parts' results in order, and
-what a board costs it here is about what framing it costs a worker, so parts
-that finish one after the other keep the processes busy.  With
-``max_errors`` the PBN parts are at most :data:`EARLY_PART_BYTES`, and the
-first part of either is about :data:`EARLY_FIRST_BYTES` (for LIN, one part
-more): the parent can stop only once the first part is read.  The boards and file diagnostics of the parts,
+**Parts.**  A big plain PBN or LIN file is read in parts, each by one task
+(where it is cut, and the sizes: :mod:`handrec.runs.parts`).  The boards and file diagnostics of the parts,
 put together in order, are those of the whole file (same lines, offsets and
 board indexes); the reading's own diagnostics (F001, F002, F010, F013) come
 from the part being reported (the last part reads the whole file), each
@@ -86,7 +67,6 @@ reading ends there.
 from __future__ import annotations
 
 import dataclasses
-import mmap
 import multiprocessing
 import os
 from collections import deque
@@ -103,49 +83,13 @@ from handrec.events.games import GameRecord, record
 from handrec.formats.dispatch import read_input
 from handrec.inputs.entries import iter_entries
 from handrec.inputs.limits import DEFAULT_LIMITS, Limits
-from handrec.inputs.sources import FileSource, Input, close_archives
-from handrec.inputs.streams import CHUNK_BYTES
+from handrec.inputs.sources import Input, close_archives
 from handrec.rules import validator
+from handrec.runs import parts
+from handrec.runs.parts import _Task
 from handrec.runs.pool import run_stoppable
 
-__all__ = [
-    "Finding",
-    "InputReport",
-    "validate_paths",
-    "POOL_BYTES",
-    "PART_BYTES",
-    "PARTS_PER_JOB",
-    "LIN_PART_BYTES",
-    "EARLY_PART_BYTES",
-    "EARLY_FIRST_BYTES",
-    "TASK_BYTES",
-]
-
-#: Inputs under this many bytes in all (on disk) are validated in this process: no pool.
-POOL_BYTES = 4 << 20
-#: A plain PBN file over this many bytes is read in parts of about this size; a plain LIN file
-#: over it, in one part per worker process (see :data:`LIN_PART_BYTES`).
-PART_BYTES = 4 << 20
-#: With ``max_errors`` (a run that may stop early), parts of at most this many bytes: the
-#: first part's results, all the parent waits for before it can stop, come sooner.
-EARLY_PART_BYTES = 1 << 20
-#: With ``max_errors``, the first part of a split file is about this many bytes.
-EARLY_FIRST_BYTES = 256 << 10
-#: At most this many parts of one file per worker process (each part frames the file up to its start).
-PARTS_PER_JOB = 4
-#: A LIN file is split into one part per worker process, and into more (up to
-#: :data:`PARTS_PER_JOB` a worker) only when such parts would be over this many bytes (what a
-#: worker holds and sends back grows with its part).  Framing LIN (tokenising every pair) costs
-#: about an eighth of reading it (measured on a generated file: 0.44 s of 3.8 s), and every
-#: part frames the file from its start, so each part more costs that much again of what it
-#: frames: four parts for two workers read the whole file's worth of work about 1.2 times,
-#: two parts about 1.06 times (measured: two parts of a 10 MB file, 2.4 s; four, 2.6 s).
-LIN_PART_BYTES = 64 << 20
-#: Consecutive inputs grouped into one task for a worker up to about this many bytes.
-TASK_BYTES = 1 << 20
-_MAX_TASK_INPUTS = 256
-#: The ``stop`` of a file's last part: past any offset.
-_END = 10**18
+__all__ = ["Finding", "InputReport", "validate_paths"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -494,131 +438,6 @@ def _local_units(entries: Iterable[Input | Diagnostic], keep: bool, strict: bool
 # =========================================================================================
 
 
-class _Task(NamedTuple):
-    """``kind``: ``"entry"`` (a diagnostic: not read), ``"here"`` (an input read in this
-    process), ``"inputs"`` (whole inputs for a worker), ``"part"`` (part ``index`` of
-    ``count`` of one file: character offsets ``part``).  ``strict``: as :func:`validate_paths`.
-    ``local``: an ``"inputs"`` or ``"part"`` task read in this process, board by board as
-    it is reported, instead of by a worker (the first task of a run that may stop early)."""
-
-    kind: str
-    inputs: tuple[Input, ...] = ()
-    entry: Diagnostic | None = None
-    index: int = 0
-    count: int = 1
-    part: tuple[int, int] = (0, _END)
-    strict: bool = False
-    local: bool = False
-
-
-_CONTINUATION = bytes(range(0x80, 0xC0))
-
-
-def _scan(path: str, inheritance: bool = True) -> float | None:
-    """Characters per byte of a file, estimated on its first block (CR LF and a UTF-8
-    character count as one); ``None`` when it cannot be read or (``inheritance``: a PBN
-    file) its bytes hold ``"#`` (a ``#``/``##`` inherited tag value may be there)."""
-    try:
-        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-            if inheritance and m.find(b'"#') >= 0:
-                return None
-            head = m[:CHUNK_BYTES]
-    except (OSError, ValueError):
-        return None
-    if not head:
-        return 1.0
-    return (len(head.translate(None, _CONTINUATION)) - head.count(b"\r\n")) / len(head)
-
-
-def _cuts(lo: int, hi: int, count: int) -> list[int]:
-    """``count + 1`` offsets from ``lo`` to ``hi``: the bounds of ``count`` parts of the same length."""
-    return [lo + (hi - lo) * j // count for j in range(count + 1)]
-
-
-def _part_bounds(
-    inp: Input, jobs: int, part_bytes: int, first_bytes: int | None = None
-) -> list[tuple[int, int]] | None:
-    """The parts ``(start, stop)`` (character offsets) of an input to split, or ``None``.
-
-    A plain PBN or LIN file on disk over ``part_bytes`` is split (see the
-    module doc: PBN in parts of about ``part_bytes``, LIN in one part per job,
-    more when over :data:`LIN_PART_BYTES`); ``None`` for any other input, a
-    PBN file whose bytes hold ``"#``, a file that cannot be read.  The first
-    part starts at 0, each part stops where the next starts, the last at
-    :data:`_END`.  ``first_bytes``: make the first part about this size when
-    that is smaller (for a run that may stop at its first errors): the other
-    parts of a PBN file share the rest; a LIN file gets it as one part more."""
-    src = inp.source
-    if inp.format not in ("pbn", "lin") or inp.opener is not None or not isinstance(src, FileSource):
-        return None
-    if src.compression:
-        return None
-    lin = inp.format == "lin"
-    size = inp.size
-    n = min(-(-size // part_bytes), PARTS_PER_JOB * jobs)
-    if lin and n > 1:
-        n = min(-(-size // (LIN_PART_BYTES * jobs)), PARTS_PER_JOB) * jobs
-    if n < 2:
-        return None
-    n = -(-n // jobs) * jobs  # a multiple of jobs: the workers finish together
-    ratio = _scan(src.path, inheritance=not lin)
-    if ratio is None:
-        return None
-    chars = int(size * ratio)  # offsets count characters: parts of about the same number of games
-    cuts = _cuts(0, chars, n)
-    if first_bytes is not None and first_bytes * ratio < chars / n:
-        head = int(first_bytes * ratio)
-        cuts = [0] + _cuts(head, chars, n if lin else n - 1)
-    return list(zip(cuts[:-1], [*cuts[1:-1], _END]))
-
-
-def _tasks(
-    entries: Iterable[Input | Diagnostic],
-    bounds: Callable[[Input], list[tuple[int, int]] | None],
-    task_bytes: int,
-    strict: bool = False,
-    early: bool = False,
-) -> Iterator[_Task]:
-    """The tasks, in input order: consecutive whole inputs grouped up to about ``task_bytes``.
-
-    ``early`` (a run that may stop early): the first task for a worker is read in this
-    process instead (``local``), so that its first errors stop the run as soon as one
-    process would, while the workers read the next tasks.
-    """
-    first = early
-
-    def task(kind: str, inputs: tuple[Input, ...], **kw: Any) -> _Task:
-        nonlocal first
-        local, first = first, False
-        return _Task(kind, inputs, strict=strict, local=local, **kw)
-
-    group: list[Input] = []
-    size = 0
-    for e in entries:
-        if isinstance(e, Input) and e.picklable:
-            parts = bounds(e)
-            if parts is None:
-                cost = max(e.size, 1)
-                if group and (size + cost > task_bytes or len(group) >= _MAX_TASK_INPUTS):
-                    yield task("inputs", tuple(group))
-                    group, size = [], 0
-                group.append(e)
-                size += cost
-                continue
-        if group:
-            yield task("inputs", tuple(group))
-            group, size = [], 0
-        if isinstance(e, Diagnostic):
-            yield _Task("entry", entry=e)
-        elif not e.picklable:
-            yield _Task("here", (e,), strict=strict)
-        else:
-            for i, p in enumerate(parts):  # type: ignore[arg-type]
-                yield task("part", (e,), index=i, count=len(parts), part=p)  # type: ignore[arg-type]
-    if group:
-        yield task("inputs", tuple(group))
-
-
 def _done(value: Any) -> Future[Any]:
     f: Future[Any] = Future()
     f.set_result(value)
@@ -677,32 +496,6 @@ def _pool_units(results: Iterator[tuple[_Task, Any]]) -> Iterator[_Unit | Diagno
         else:
             for inp, res in zip(task.inputs, result if task.kind == "inputs" else [result]):
                 yield _DoneUnit(inp.path, res)
-
-
-def _plan(
-    entries: Iterator[Input | Diagnostic],
-    pool_bytes: int,
-    bounds: Callable[[Input], list[tuple[int, int]] | None],
-) -> tuple[bool, list[Input | Diagnostic]]:
-    """Whether a pool is worth starting, and the entries listed to decide it.
-
-    Yes when the inputs are over ``pool_bytes`` in all, unless they are one
-    input that is not split.  Listing stops as soon as it is known (and at an
-    input that must be read before the next entry is listed).
-    """
-    head: list[Input | Diagnostic] = []
-    total = inputs = 0
-    for e in entries:
-        head.append(e)
-        if not isinstance(e, Input):
-            continue
-        inputs += 1
-        total += max(e.size, 0)
-        if not e.picklable:
-            return total > pool_bytes, head
-        if total > pool_bytes and (inputs > 1 or bounds(e) is not None):
-            return True, head
-    return False, head
 
 
 # =========================================================================================
@@ -839,9 +632,9 @@ def validate_paths(
     ``dd_progress(done, total)`` is given to the solver.  ``pool_bytes``,
     ``part_bytes``, ``task_bytes``: when to use the pool, the size of a
     part of a split PBN file (a PBN or LIN file over it is split) and of a
-    task of whole inputs (default
-    :data:`POOL_BYTES`, :data:`PART_BYTES`, :data:`TASK_BYTES`; see the
-    module doc).
+    task of whole inputs (default :data:`handrec.runs.parts.POOL_BYTES`,
+    :data:`~handrec.runs.parts.PART_BYTES`, :data:`~handrec.runs.parts.TASK_BYTES`;
+    see :mod:`handrec.runs.parts`).
 
     What is checked: every board against the Laws and the scorer
     (:func:`handrec.rules.validator.analyse`), each input's claimed event figures
@@ -859,9 +652,9 @@ def validate_paths(
     [('sample_data/club_session.pbn', 32, 0)]
     """
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
-    pool_bytes = POOL_BYTES if pool_bytes is None else pool_bytes
-    part_bytes = PART_BYTES if part_bytes is None else part_bytes
-    task_bytes = TASK_BYTES if task_bytes is None else task_bytes
+    pool_bytes = parts.POOL_BYTES if pool_bytes is None else pool_bytes  # read now: the tests patch them
+    part_bytes = parts.PART_BYTES if part_bytes is None else part_bytes
+    task_bytes = parts.TASK_BYTES if task_bytes is None else task_bytes
     for name, value, least in (
         ("jobs", jobs, 1),
         ("max_errors", max_errors, 1),
@@ -902,24 +695,15 @@ def _run(
         if dd or jobs == 1:
             units = _local_units(entries, dd, strict)
         else:
-            last: list[Any] = [None, None]  # the last input asked about, and its parts
-            # stopping early: the first results sooner (a small first part, smaller parts)
-            size = part_bytes if max_errors is None else min(part_bytes, EARLY_PART_BYTES)
-            first = None if max_errors is None else EARLY_FIRST_BYTES
-
-            def bounds(inp: Input) -> list[tuple[int, int]] | None:
-                if last[0] is not inp:
-                    last[:] = [inp, _part_bounds(inp, jobs, size, first)]
-                return last[1]
-
-            parallel, head = _plan(entries, pool_bytes, bounds)
+            bounds = parts._bounds(jobs, part_bytes, early=max_errors is not None)
+            parallel, head = parts._plan(entries, pool_bytes, bounds)
             if parallel:
                 from handrec.runs.pool import start_pool
 
                 stop = multiprocessing.Event()
                 _stop_event = (stop, os.getpid())  # the workers forked now see it
                 executor = start_pool(jobs)
-                tasks = _tasks(chain(head, entries), bounds, task_bytes, strict, early=max_errors is not None)
+                tasks = parts._tasks(chain(head, entries), bounds, task_bytes, strict, early=max_errors is not None)
                 results = _in_order(tasks, executor, jobs)
                 units = _pool_units(results)
             else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-import handrec.runs.validate as vr
+import handrec.runs.parts as vp
 from handrec.cli import app
 
 runner = CliRunner()
@@ -18,12 +18,12 @@ def both(monkeypatch: pytest.MonkeyPatch, args: list, part_bytes: int = 20_000, 
     for jobs in (1, 2):
         with monkeypatch.context() as m:
             if jobs == 2:
-                m.setattr(vr, "POOL_BYTES", 0)
-                m.setattr(vr, "PART_BYTES", part_bytes)
-                m.setattr(vr, "EARLY_PART_BYTES", part_bytes)
-                m.setattr(vr, "EARLY_FIRST_BYTES", part_bytes // 4)  # --max-errors: a small first part
-                m.setattr(vr, "PARTS_PER_JOB", 64)
-                m.setattr(vr, "LIN_PART_BYTES", part_bytes)  # a LIN file in parts of part_bytes too
+                m.setattr(vp, "POOL_BYTES", 0)
+                m.setattr(vp, "PART_BYTES", part_bytes)
+                m.setattr(vp, "EARLY_PART_BYTES", part_bytes)
+                m.setattr(vp, "EARLY_FIRST_BYTES", part_bytes // 4)  # --max-errors: a small first part
+                m.setattr(vp, "PARTS_PER_JOB", 64)
+                m.setattr(vp, "LIN_PART_BYTES", part_bytes)  # a LIN file in parts of part_bytes too
             r = runner.invoke(app, ["validate", "--jobs", str(jobs), *map(str, args)], input=stdin)
         assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
         out.append((r.stdout, r.stderr, r.exit_code))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import handrec.runs.validate as vr
+import handrec.runs.parts as vp
 from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 
@@ -61,14 +61,14 @@ def test_fouled_boards_same_output_in_parts(tmp_path: Path, monkeypatch: pytest.
     f = tmp_path / "fouled.pbn"
     f.write_bytes(data)
     parts: list[int] = []
-    bounds = vr._part_bounds
+    bounds = vp._part_bounds
 
     def part_bounds(inp, jobs, part_bytes, first_bytes=None):  # type: ignore[no-untyped-def]
         found = bounds(inp, jobs, part_bytes, first_bytes)
         parts.append(0 if found is None else len(found))
         return found
 
-    monkeypatch.setattr(vr, "_part_bounds", part_bounds)
+    monkeypatch.setattr(vp, "_part_bounds", part_bounds)
     for args in ([], ["--format", "json"], ["--max-errors", "2"]):
         one, two = both(monkeypatch, [*args, f], part_bytes=30_000)
         assert two == one, args

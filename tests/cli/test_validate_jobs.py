@@ -1,7 +1,7 @@
 """``handrec validate --jobs N``: the same bytes as ``--jobs 1`` (stdout, stderr, exit status) in every case.
 
 The runs with two jobs are made to use the pool and to split PBN and LIN
-files into many parts even for small files (``handrec.runs.validate.POOL_BYTES``,
+files into many parts even for small files (``handrec.runs.parts.POOL_BYTES``,
 ``PART_BYTES``, ``PARTS_PER_JOB``, ``LIN_PART_BYTES`` patched), and check that they did.
 """
 
@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import handrec.runs.parts as vp
 import handrec.runs.pool
 import handrec.runs.validate as vr
 from handrec.cli import app
@@ -80,7 +81,7 @@ def damaged_pbn(games: int, seed: int) -> bytes:
 def spy(monkeypatch: pytest.MonkeyPatch) -> dict[str, list]:
     """Pools started and files split, as seen by the parent process."""
     seen: dict[str, list] = {"pools": [], "parts": []}
-    start, bounds = handrec.runs.pool.start_pool, vr._part_bounds
+    start, bounds = handrec.runs.pool.start_pool, vp._part_bounds
 
     def start_pool(jobs: int):
         seen["pools"].append(jobs)
@@ -92,7 +93,7 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> dict[str, list]:
         return parts
 
     monkeypatch.setattr(handrec.runs.pool, "start_pool", start_pool)
-    monkeypatch.setattr(vr, "_part_bounds", part_bounds)
+    monkeypatch.setattr(vp, "_part_bounds", part_bounds)
     return seen
 
 
@@ -356,8 +357,8 @@ def test_dd_reads_in_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         raise AssertionError("a pool was started")
 
     monkeypatch.setattr(handrec.runs.pool, "start_pool", no_pool)
-    monkeypatch.setattr(vr, "POOL_BYTES", 0)
-    monkeypatch.setattr(vr, "PART_BYTES", 10_000)
+    monkeypatch.setattr(vp, "POOL_BYTES", 0)
+    monkeypatch.setattr(vp, "PART_BYTES", 10_000)
     r1 = runner.invoke(app, ["validate", "--dd", "--jobs", "1", str(f)])
     r2 = runner.invoke(app, ["validate", "--dd", "--jobs", "2", str(f)])
     assert (r2.stdout, r2.exit_code) == (r1.stdout, r1.exit_code)

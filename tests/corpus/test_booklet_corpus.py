@@ -19,8 +19,9 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from handrec.booklet.html import board_view, diagram_boards, distinct_boards, render_html
+from handrec.booklet.html import render_html
 from handrec.booklet.pdf import compile_typst, render_typst_source
+from handrec.booklet.views import board_view, diagram_boards, distinct_boards
 from handrec.formats.dispatch import read
 from handrec.model import Board, Rank, Seat, Suit, Vulnerability
 

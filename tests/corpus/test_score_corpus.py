@@ -26,12 +26,12 @@ from typer.testing import CliRunner
 
 from handrec.cli import app
 from handrec.dataset.query import run
-from handrec.dataset.store import convert
 from handrec.events.checks import check_event
 from handrec.events.event_score import score_event
 from handrec.events.games import pair_label, record
 from handrec.events.methods import Method
 from handrec.formats.dispatch import read
+from handrec.runs.convert import convert
 
 runner = CliRunner()
 TABLE_TAG = re.compile(rb"^\[(ScoreTable|TotalScoreTable) ", re.MULTILINE)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from handrec.dataset.query import run
-from handrec.dataset.store import convert
+from handrec.runs.convert import convert
 from handrec.scoring.traveller import mp, mp2
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from handrec.dataset.query import run
-from handrec.dataset.store import convert
 from handrec.formats.dispatch import read
+from handrec.runs.convert import convert
 
 
 def test_optimum_result_tables_in_parquet(corpus_dir: Path, tmp_path: Path) -> None:

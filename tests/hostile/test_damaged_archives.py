@@ -23,12 +23,12 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.dataset.store import convert
 from handrec.formats.dispatch import read, read_input
 from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.inputs.entries import iter_entries
 from handrec.inputs.sources import Input
+from handrec.runs.convert import convert
 
 runner = CliRunner()
 

@@ -27,10 +27,11 @@ from typer.testing import CliRunner
 from handrec.cli import app
 from handrec.dataset.query import QueryError
 from handrec.dataset.query import run as query
-from handrec.dataset.store import WORK_DIR, convert
+from handrec.dataset.store import WORK_DIR
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
+from handrec.runs.convert import convert
 
 TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
 ROUNDS = 20
@@ -39,7 +40,7 @@ ROUNDS = 20
 _ZYGOTE = r"""
 import io, os, sys
 from handrec.formats.dispatch import read
-from handrec.dataset.store import convert
+from handrec.runs.convert import convert
 src = sys.argv[1]
 for text, fmt in (('[Board "1"]', "pbn"), ("md|1S,S,S,S|", "lin")):
     list(read(io.StringIO(text), format=fmt))  # build the parsers once, before forking

@@ -16,11 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.dataset.store import convert
 from handrec.formats.dispatch import read_input
 from handrec.inputs.entries import iter_entries, iter_inputs
 from handrec.inputs.limits import Limits
 from handrec.inputs.sources import Input
+from handrec.runs.convert import convert
 
 from .test_bad_inputs import BASE, LIN
 

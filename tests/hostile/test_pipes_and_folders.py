@@ -25,13 +25,13 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.dataset.store import convert
 from handrec.formats.dispatch import read, read_input
 from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.inputs.entries import STDIN, iter_entries, iter_inputs
 from handrec.inputs.limits import Limits
 from handrec.inputs.sources import Input, MemorySource
+from handrec.runs.convert import convert
 
 from .test_bad_inputs import BASE, LIN
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from handrec.dataset.store import convert
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
+from handrec.runs.convert import convert
 
 pytest.importorskip("distributed")
 

@@ -18,7 +18,6 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.dataset.store import convert
 from handrec.formats.dispatch import read_input
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.writer import dump as pbn_dump
@@ -26,6 +25,7 @@ from handrec.generate import generate_boards
 from handrec.inputs.entries import iter_entries, iter_inputs
 from handrec.inputs.limits import Limits, parse_size
 from handrec.inputs.sources import Input
+from handrec.runs.convert import convert
 
 TABLES = ("boards", "calls", "plays", "diagnostics")
 

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import handrec.formats.lin.reader as lin_parser
+import handrec.runs.parts as vp
 import handrec.runs.validate as vr
 from handrec.formats.dispatch import read_input
 from handrec.formats.lin.reader import parse_lin
@@ -477,35 +478,35 @@ def test_part_bounds_of_a_lin_file(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     p.write_bytes(generated(200, 15).encode() + b'nt|"#|\n')  # "# is no inheritance in LIN: split all the same
     size = p.stat().st_size
     inp = file_input(p, LIMITS)
-    parts = vr._part_bounds(inp, 2, size // 5)
+    parts = vp._part_bounds(inp, 2, size // 5)
     assert len(parts) == 2  # one part a job, however small part_bytes
     assert parts[0][0] == 0 and parts[-1][1] == END and parts[0][1] == parts[1][0]
     assert abs(parts[0][1] - size // 2) < size // 50  # two halves
-    assert len(vr._part_bounds(inp, 3, 1)) == 3
-    assert vr._part_bounds(inp, 2, size) is None  # not over part_bytes
-    monkeypatch.setattr(vr, "LIN_PART_BYTES", size // 5)  # parts one a job would be too big
-    parts = vr._part_bounds(inp, 2, size // 5)
+    assert len(vp._part_bounds(inp, 3, 1)) == 3
+    assert vp._part_bounds(inp, 2, size) is None  # not over part_bytes
+    monkeypatch.setattr(vp, "LIN_PART_BYTES", size // 5)  # parts one a job would be too big
+    parts = vp._part_bounds(inp, 2, size // 5)
     assert len(parts) == 6  # 2 x 3 parts of at most size // 5: 3 a job
     assert all(a[1] == b[0] for a, b in zip(parts, parts[1:]))
     sizes = [b - a for a, b in parts[:-1]] + [size - parts[-1][0]]
     assert all(abs(x - size // 6) < size // 50 for x in sizes)  # parts of the same length
-    monkeypatch.setattr(vr, "LIN_PART_BYTES", 1)
-    assert len(vr._part_bounds(inp, 2, 1)) == 2 * vr.PARTS_PER_JOB  # at most PARTS_PER_JOB a job
-    monkeypatch.setattr(vr, "LIN_PART_BYTES", size // 5)
+    monkeypatch.setattr(vp, "LIN_PART_BYTES", 1)
+    assert len(vp._part_bounds(inp, 2, 1)) == 2 * vp.PARTS_PER_JOB  # at most PARTS_PER_JOB a job
+    monkeypatch.setattr(vp, "LIN_PART_BYTES", size // 5)
     # a run that may stop early: a small first part (what the parent waits for), then as many as without it
-    early = vr._part_bounds(inp, 2, size // 5, first_bytes=size // 20)
+    early = vp._part_bounds(inp, 2, size // 5, first_bytes=size // 20)
     assert len(early) == 7 and early[0] == (0, early[1][0]) and early[-1][1] == END
     assert size // 25 < early[0][1] <= size // 20
     assert all(a[1] == b[0] for a, b in zip(early, early[1:]))
     gz = Input(inp.path, "lin", source=FileSource(str(p), "gzip"), size=size)
-    assert vr._part_bounds(gz, 2, 1000) is None
+    assert vp._part_bounds(gz, 2, 1000) is None
     streamed = Input(inp.path, "lin", opener=lambda: open(p, "rb"), size=size)
-    assert vr._part_bounds(streamed, 2, 1000) is None
+    assert vp._part_bounds(streamed, 2, 1000) is None
 
 
 def test_cuts() -> None:
-    assert vr._cuts(0, 100, 4) == [0, 25, 50, 75, 100]
-    assert vr._cuts(10, 110, 3) == [10, 43, 76, 110]
+    assert vp._cuts(0, 100, 4) == [0, 25, 50, 75, 100]
+    assert vp._cuts(10, 110, 3) == [10, 43, 76, 110]
 
 
 @pytest.fixture(scope="module")
@@ -537,18 +538,18 @@ def test_validate_paths_same_reports_with_one_job_and_two(
     big_lin: list[Path], kw: dict, reports: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[tuple[str, int | None]] = []
-    bounds = vr._part_bounds
+    bounds = vp._part_bounds
 
     def spy(inp, jobs, part_bytes, first_bytes=None):
         parts = bounds(inp, jobs, part_bytes, first_bytes)
         seen.append((Path(inp.path).name, None if parts is None else len(parts)))
         return parts
 
-    monkeypatch.setattr(vr, "_part_bounds", spy)
-    monkeypatch.setattr(vr, "PARTS_PER_JOB", 5)
-    monkeypatch.setattr(vr, "LIN_PART_BYTES", 5_000)
-    monkeypatch.setattr(vr, "EARLY_PART_BYTES", 15_000)
-    monkeypatch.setattr(vr, "EARLY_FIRST_BYTES", 4_000)
+    monkeypatch.setattr(vp, "_part_bounds", spy)
+    monkeypatch.setattr(vp, "PARTS_PER_JOB", 5)
+    monkeypatch.setattr(vp, "LIN_PART_BYTES", 5_000)
+    monkeypatch.setattr(vp, "EARLY_PART_BYTES", 15_000)
+    monkeypatch.setattr(vp, "EARLY_FIRST_BYTES", 4_000)
     one = summary(list(vr.validate_paths(big_lin, jobs=1, limits=LIMITS, **kw)))
     two = summary(list(vr.validate_paths(big_lin, jobs=2, limits=LIMITS, pool_bytes=0, part_bytes=15_000, **kw)))
     assert two == one

@@ -13,7 +13,6 @@ from typer.testing import CliRunner
 
 from handrec.cli import app
 from handrec.dataset.query import run
-from handrec.dataset.store import convert
 from handrec.formats.lin.reader import parse_lin, parse_lin_text
 from handrec.formats.lin.writer import dump, dumps, for_pbn, pbn_losses
 from handrec.formats.pbn.reader import parse_pbn_text
@@ -23,6 +22,7 @@ from handrec.model import Auction, Board, Call, CallKind, Contract, Play, Seat, 
 from handrec.rules.auction import AuctionState
 from handrec.rules.play import PlayState
 from handrec.rules.validator import analyse
+from handrec.runs.convert import convert
 from handrec.scoring.duplicate import score_ns
 from handrec.scoring.imps import imps
 

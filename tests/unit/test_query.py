@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from handrec.cli import app
 from handrec.dataset.query import connect
-from handrec.dataset.store import convert
 from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
+from handrec.runs.convert import convert
 from handrec.scoring.imps import imps
 
 

@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from handrec.booklet import html as render
-from handrec.booklet.html import BOARDS_PER_PAGE, board_view, render_html, write_booklet
+from handrec.booklet import views
+from handrec.booklet.html import BOARDS_PER_PAGE, render_html, write_booklet
+from handrec.booklet.views import board_view
 from handrec.model import ALL_CARDS, Board, Card, Deal, Origin, Seat, Tag, Vulnerability
 
 # North holds KQJ84.A6.KQ5.J73 (16 HCP); East has a ten-heavy hand.
@@ -264,7 +266,7 @@ def test_hostile_text_is_escaped_not_run() -> None:
 
 def test_board_without_deal_gets_no_diagram() -> None:
     boards = [make_board(5, None, dealer=None, vul=None), make_board(6, DEAL_A), make_board(7, None)]
-    summary = render.BookletSummary()
+    summary = views.BookletSummary()
     html = render_html(boards, summary=summary)
     page = read(html)
     assert [b["attrs"]["data-board"] for b in page.boards] == ["6"]
@@ -278,8 +280,8 @@ def test_no_deal_at_all_is_a_sheet_saying_so_or_nothing_to_print(tmp_path: Path)
     page = read(render_html(boards))
     assert page.boards == [] and "No boards." in "".join(page.text)
     out = tmp_path / "b.html"
-    summary = render.BookletSummary()
-    with pytest.raises(render.NothingToPrint):
+    summary = views.BookletSummary()
+    with pytest.raises(views.NothingToPrint):
         write_booklet(boards, out, summary=summary, allow_empty=False)
     assert not out.exists() and summary.empty and summary.left_out == 2
     assert write_booklet(boards, out) == 0 and out.exists()  # allowed by default
@@ -295,9 +297,9 @@ def test_diagram_boards_counts_each_board_left_out_once() -> None:
         make_board(None, None),
         make_board(3, "N:KQJ84.A6.KQ5.J73 - - -"),  # part of a deal: drawn
     ]
-    shown, left_out = render.diagram_boards(games)
+    shown, left_out = views.diagram_boards(games)
     assert [b.number for b in shown] == [1, 3] and left_out == 3
-    assert not render.has_deal(make_board(4, "N:- - - -"))
+    assert not views.has_deal(make_board(4, "N:- - - -"))
 
 
 def test_partial_deal_shows_known_hands() -> None:
@@ -421,5 +423,5 @@ def test_games_of_one_board_shown_once() -> None:
     deal = Deal.parse("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")
     games = [Board(origin=Origin("t.pbn", index=i), tags=(Tag("Event", "E"),), number=1, deal=deal) for i in range(3)]
     other = Board(origin=Origin("t.pbn", index=3), tags=(Tag("Event", "F"),), number=1, deal=deal)
-    assert render.distinct_boards([*games, other]) == [games[0], other]
+    assert views.distinct_boards([*games, other]) == [games[0], other]
     assert render_html([*games, other]).count('<article class="board') == 2

@@ -18,7 +18,6 @@ import pypdf  # the dev extra
 import pytest
 
 from handrec.booklet import pdf as rp
-from handrec.booklet.html import BookletSummary
 from handrec.booklet.pdf import (
     LAYOUTS,
     booklet_data,
@@ -28,6 +27,7 @@ from handrec.booklet.pdf import (
     typst_value,
     write_pdf,
 )
+from handrec.booklet.views import BookletSummary
 from handrec.dd import solver as dd
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Origin, Rank, Seat, Suit, Tag, Vulnerability
 

@@ -19,7 +19,6 @@ import duckdb
 import pytest
 
 from handrec.dataset.query import _SESSION_DATE_SQL, connect, csv_value, write_csv
-from handrec.dataset.store import convert
 from handrec.diagnostics import CODES, Code, Severity
 from handrec.events.checks import check_event, check_pairs
 from handrec.events.event_score import score_event
@@ -29,6 +28,7 @@ from handrec.events.sessions import group_sessions
 from handrec.events.travellers import travellers
 from handrec.formats.pbn.reader import parse_pbn_text
 from handrec.model import Origin, Span, Table
+from handrec.runs.convert import convert
 
 A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 B = "N:765.432.AKQJ.T98 T98.765.432.AKQJ AKQJ.T98.765.432 432.AKQJ.T98.765"  # N and S swapped

@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from handrec.dataset.query import connect
-from handrec.dataset.store import convert
 from handrec.events.event_score import score_event
 from handrec.events.games import record
 from handrec.events.methods import Method
 from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.runs.convert import convert
 
 A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 

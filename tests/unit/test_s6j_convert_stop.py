@@ -11,10 +11,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from handrec.dataset import store
-from handrec.dataset.store import convert
+import handrec.runs.convert as run
+from handrec.dataset.store import WORK_DIR
 from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
+from handrec.runs.convert import convert
 
 
 def two_errors_a_game(games: int, seed: int) -> str:
@@ -51,7 +52,7 @@ def test_convert_max_errors_keeps_whole_inputs_and_the_counts_add_up(tmp_path: P
 
 #: How long the slowed-down tasks below wait before reading: far longer than the test allows.
 SLOW = 60.0
-_REAL_RUN_JOB = store._run_job
+_REAL_RUN_JOB = run._run_job
 
 
 def slow_after_the_first(job):
@@ -68,7 +69,7 @@ def test_convert_stop_does_not_wait_for_the_tasks_running(tmp_path: Path, monkey
     root.mkdir()
     for i in range(5):
         (root / f"f{i}.pbn").write_text(two_errors_a_game(4, seed=30 + i), newline="")
-    monkeypatch.setattr(store, "_run_job", slow_after_the_first)  # before the pool forks: the workers have it
+    monkeypatch.setattr(run, "_run_job", slow_after_the_first)  # before the pool forks: the workers have it
     out = tmp_path / "ds"
     t = time.monotonic()
     s = convert([root], out, jobs=2, task_bytes=1, max_errors=1)
@@ -78,4 +79,4 @@ def test_convert_stop_does_not_wait_for_the_tasks_running(tmp_path: Path, monkey
         (f"f{i}.pbn", "not_read") for i in range(1, 5)
     ]
     assert s.stopped and s.boards == 4 == pq.read_table(out / "boards.parquet").num_rows
-    assert not (out / store.WORK_DIR).exists()
+    assert not (out / WORK_DIR).exists()

@@ -17,13 +17,13 @@ from typer.testing import CliRunner
 
 from handrec.cli import app
 from handrec.dataset.query import connect
-from handrec.dataset.store import convert
 from handrec.events.checks import check_event, check_pairs
 from handrec.events.event_score import score_event
 from handrec.events.games import GameRecord, record
 from handrec.events.methods import Method
 from handrec.events.sessions import group_sessions
 from handrec.formats.pbn.reader import parse_pbn_text
+from handrec.runs.convert import convert
 
 _A = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 _ROT = _A[2:].split()

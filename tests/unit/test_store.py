@@ -19,11 +19,12 @@ from typer.testing import CliRunner
 
 from handrec import __version__
 from handrec.cli import app
-from handrec.dataset.store import WORK_DIR, convert
+from handrec.dataset.store import WORK_DIR
 from handrec.dataset.tables import SCHEMA_VERSION
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
+from handrec.runs.convert import convert
 
 TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
 
@@ -186,7 +187,7 @@ def test_an_interrupted_update_keeps_the_old_dataset(inputs: Path, tmp_path: Pat
 _KILLED_RUN = """
 import sys, time
 from pathlib import Path
-from handrec.dataset.store import convert
+from handrec.runs.convert import convert
 
 def hook(n):
     if n == 3:
@@ -368,13 +369,13 @@ def test_pair_playing_a_board_twice_is_reported_as_validate_does(tmp_path: Path)
 
 def test_claimed_figures_past_the_memory_bound_are_said_not_checked(tmp_path: Path, monkeypatch) -> None:
     """An input too long to keep its records for the event checks gets one S610 note, not silence."""
-    import handrec.dataset.store as store
+    import handrec.runs.convert as run
 
     src = tmp_path / "in"
     src.mkdir()
     (src / "pairs.pbn").write_text(_pairs({(2, 1): '[ScoreMP "NS 5"]\n'}), encoding="utf-8")
-    monkeypatch.setattr(store, "CHECK_BOARDS", 2)
-    monkeypatch.setattr(store, "CHECK_BOARDS_WITH_CLAIMS", 3)
+    monkeypatch.setattr(run, "CHECK_BOARDS", 2)
+    monkeypatch.setattr(run, "CHECK_BOARDS_WITH_CLAIMS", 3)
     out = tmp_path / "ds"
     convert([src], out, jobs=1)
     d = [x for x in _read(out)["diagnostics"].to_pylist() if x["code"].startswith("S6")]
@@ -440,7 +441,7 @@ def test_a_bug_while_analysing_a_board_is_f015_and_the_run_goes_on(
 ) -> None:
     """A failure of handrec itself on one board (not an input fault) ends that input's reading with
     F015, as validate reports it: the boards before it are kept, the other inputs are read."""
-    import handrec.dataset.store as store
+    import handrec.runs.convert as run
 
     src = tmp_path / "in"
     src.mkdir()
@@ -448,14 +449,14 @@ def test_a_bug_while_analysing_a_board_is_f015_and_the_run_goes_on(
         s = io.StringIO()
         pbn_dump(generate_boards(5, seed=seed), s)
         (src / name).write_text(s.getvalue(), encoding="utf-8")
-    real = store.analyse
+    real = run.analyse
 
     def analyse(board):  # type: ignore[no-untyped-def]
         if board.origin.path.endswith("a.pbn") and board.origin.index == 2:
             raise RuntimeError("boom")
         return real(board)
 
-    monkeypatch.setattr(store, "analyse", analyse)
+    monkeypatch.setattr(run, "analyse", analyse)
     summary = convert([src], tmp_path / "ds", jobs=1)
     files = pq.read_table(tmp_path / "ds" / "files.parquet").to_pylist()
     got = {Path(f["source_file"]).name: (f["status"], f["boards"], f["boards_written"]) for f in files}

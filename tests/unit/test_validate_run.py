@@ -13,6 +13,7 @@ import pytest
 from _reports import summary
 
 import handrec.rules.validator
+import handrec.runs.parts as vp
 import handrec.runs.validate as vr
 from handrec.events.checks import EventChecker
 from handrec.events.games import record
@@ -236,7 +237,7 @@ class _Executor:
 
 def test_in_order_bounds_the_tasks_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(vr, "_read_inputs", lambda inputs, strict: [inp.path for inp in inputs])
-    tasks = [vr._Task("inputs", (Input(f"f{i}", "pbn"),)) for i in range(40)]
+    tasks = [vp._Task("inputs", (Input(f"f{i}", "pbn"),)) for i in range(40)]
     ex = _Executor()
     got = [(t.inputs[0].path, r) for t, r in vr._in_order(tasks, ex, jobs=3)]
     assert got == [(f"f{i}", [f"f{i}"]) for i in range(40)]
@@ -248,24 +249,24 @@ def test_part_bounds(tmp_path: Path) -> None:
     p.write_bytes(damaged_pbn(40))
     size = p.stat().st_size
     inp = file_input(p)
-    parts = vr._part_bounds(inp, 2, size // 3)
+    parts = vp._part_bounds(inp, 2, size // 3)
     assert len(parts) == 4  # 3 or 4 parts of size // 3: rounded up to a multiple of the jobs
     assert parts[0][0] == 0 and parts[-1][1] == 10**18
     assert all(a[1] == b[0] for a, b in zip(parts, parts[1:]))
-    assert len(vr._part_bounds(inp, 2, 1)) == vr.PARTS_PER_JOB * 2  # at most PARTS_PER_JOB a worker
-    assert vr._part_bounds(inp, 2, size) is None  # one part
-    assert vr._part_bounds(Input(inp.path, None, source=inp.source, size=size), 2, 1000) is None  # not PBN nor LIN
-    assert len(vr._part_bounds(Input(inp.path, "lin", source=inp.source, size=size), 2, 1000)) == 2  # LIN: one a job
+    assert len(vp._part_bounds(inp, 2, 1)) == vp.PARTS_PER_JOB * 2  # at most PARTS_PER_JOB a worker
+    assert vp._part_bounds(inp, 2, size) is None  # one part
+    assert vp._part_bounds(Input(inp.path, None, source=inp.source, size=size), 2, 1000) is None  # not PBN nor LIN
+    assert len(vp._part_bounds(Input(inp.path, "lin", source=inp.source, size=size), 2, 1000)) == 2  # LIN: one a job
     # a run that may stop early: a small first part (what the parent waits for), the rest even
-    early = vr._part_bounds(inp, 2, size // 3, first_bytes=size // 20)
+    early = vp._part_bounds(inp, 2, size // 3, first_bytes=size // 20)
     assert len(early) == 4 and early[0][0] == 0 and early[-1][1] == 10**18
     assert all(a[1] == b[0] for a, b in zip(early, early[1:]))
     assert size // 25 < early[0][1] <= size // 20 < early[1][1] - early[1][0]
     gz = Input(inp.path, "pbn", source=FileSource(str(p), "gzip"), size=size)
-    assert vr._part_bounds(gz, 2, 1000) is None
+    assert vp._part_bounds(gz, 2, 1000) is None
     q = tmp_path / "b.pbn"
     q.write_bytes(p.read_bytes().replace(b'[Site "Generated"]', b'[Site "#"]', 1))
-    assert vr._part_bounds(file_input(q), 2, 1000) is None  # "# : ## inheritance may be there
+    assert vp._part_bounds(file_input(q), 2, 1000) is None  # "# : ## inheritance may be there
 
 
 def test_validate_paths_arguments() -> None:

@@ -1,0 +1,568 @@
+"""The engine of ``handrec convert``: every input read, in parallel, into the Parquet dataset.
+
+The dataset itself -- its tables, the work folder and its manifest, the reuse
+of an earlier dataset's rows, resume -- is :mod:`handrec.dataset.store`; this
+module reads the inputs and hands their rows to it.
+
+**Pipeline.**  The parent process lists the inputs and groups consecutive
+ones into tasks of about ``task_bytes``.  Each task is run by a worker
+(:class:`concurrent.futures.ProcessPoolExecutor` with ``jobs`` processes,
+:func:`handrec.runs.pool.start_pool`; in-process when ``jobs`` is 1; or a Dask
+cluster): it reads and analyses its inputs and writes
+their rows to a *part* in the work folder (:class:`handrec.dataset.store.PartWriter`:
+one Parquet file per table, board ids counted from 0 in the part), flushing every ``batch_boards``
+boards, and returns a small summary.  The parent keeps at most
+``2 * jobs`` tasks in flight and commits their results in task order, so
+memory stays about ``jobs x batch_boards`` boards whatever the size of the
+archive (plus, in the parent, a record of a few hundred bytes per input:
+path, hash, counts, row ranges).  A tar member too big to hand to a worker (over
+:attr:`handrec.inputs.entries.Limits.inline_bytes`) is read in the parent, from the
+archive stream.  A single big file is one task (it is not split: PBN tag
+inheritance runs across its games).  When every input is done the parent
+merges the parts into the final tables (:func:`handrec.dataset.store.merge`).
+
+**Claimed figures.**  Besides each board's own faults, an input's claimed
+event figures (ScoreMP, ScorePercentage, ScoreIMP, ScoreTable, TotalScoreTable
+...: S603-S609) are checked as ``handrec validate`` checks them
+(:func:`handrec.events.checks.check_event` over the input's boards), and
+land in ``diagnostics`` with the ``board_id`` of the board they are about.
+That needs a small record of every board of the input until its end (about
+600 bytes each), so memory does not grow with one huge input: once an
+input passes :data:`CHECK_BOARDS` boards without any claimed figure, its
+records are dropped and its figures are not checked (an input with claims
+is checked up to :data:`CHECK_BOARDS_WITH_CLAIMS` boards); an input with claims
+that are not checked gets one S610 note in ``diagnostics``.  A pair playing a
+board twice (S612, :func:`handrec.events.checks.check_pairs`) is checked on the
+same records: on inputs without claims, up to :data:`CHECK_BOARDS` boards.
+
+**Stopping early.**  With ``max_errors`` (``handrec convert --max-errors N``,
+``--fail-fast`` for 1) the conversion stops reading after the input that
+brings the error count to N, counted in input order: the dataset holds the
+inputs up to and including that one, every later input has a ``files``
+row with status ``not_read`` (no rows elsewhere), and the result does not
+depend on ``jobs`` either.  The tasks still running then are interrupted
+(:func:`handrec.runs.pool.stop_pool`), not waited for: their parts stay
+incomplete in the work folder, which is deleted.  The unit is the input, not the error (unlike
+``handrec validate --max-errors N``, which stops at the N-th error itself):
+a dataset holds whole inputs, each with one ``files`` row whose counts are
+those of its rows, and an input's rows are reused as they are by a later
+conversion (its path and SHA-256 match), so an input cut part-way would be
+reused cut.  The dataset may then hold more than N errors (all of that
+input's), and the counts add up as without a limit: every board read is a
+``boards`` row, ``files.boards`` and ``files.errors`` / ``warnings`` of the
+inputs read sum to the rows of ``boards`` and the error / warning rows of
+``diagnostics``, and ``summary.errors`` counts them all.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from handrec.dataset.store import (
+    ROW_GROUP_ROWS,
+    ROW_TABLES,
+    InputRows,
+    OldDataset,
+    PartWriter,
+    WorkFolder,
+    merge,
+    refuse_foreign_tables,
+)
+from handrec.dataset.tables import TableBuffers
+from handrec.diagnostics import Diagnostic, Severity, make
+from handrec.events.checks import check_event, check_pairs
+from handrec.events.games import GameRecord, record
+from handrec.formats.dispatch import read_input
+from handrec.inputs.entries import iter_entries, total_bytes
+from handrec.inputs.limits import DEFAULT_LIMITS, Limits
+from handrec.inputs.sources import Input, close_archives
+from handrec.inputs.status import entry_status
+from handrec.rules.validator import analyse
+from handrec.runs.pool import run_stoppable, stop_pool
+from handrec.runs.pool import start_pool as _executor  # the pool validate --jobs uses too
+
+__all__ = [
+    "ConvertSummary",
+    "ConvertProgress",
+    "SchedulerError",
+    "convert",
+    "CHECK_BOARDS",
+    "CHECK_BOARDS_WITH_CLAIMS",
+]
+
+_MAX_TASK_INPUTS = 256
+#: Boards of one input recorded for its claimed-figure checks while none of them has a claim.
+CHECK_BOARDS = 20_000
+#: Boards of one input recorded for its claimed-figure checks when it has claims.
+CHECK_BOARDS_WITH_CLAIMS = 200_000
+
+
+@dataclass
+class ConvertSummary:
+    """Counts of one conversion.
+
+    ``files``: inputs whose rows are in the dataset (status ``ok`` or
+    ``unchanged``); ``unreadable``, ``skipped``, ``unchanged``, ``not_read``:
+    inputs by status; ``statuses``: every ``files`` row counted by status
+    (those of :data:`handrec.inputs.entries.STATUSES` that occur); :attr:`total`: the rows of the
+    ``files`` table; ``resumed``: inputs taken from an interrupted run's
+    work folder (counted under their status); ``stopped``: ``max_errors`` was reached.
+    ``boards``, ``errors``, ``warnings``: totals over the whole dataset
+    written.  ``written``: False when no input was read (none found, or none
+    readable) and ``out_dir`` already held a dataset, which is then left as it
+    was (a mistyped or empty path never empties a dataset).  ``diagnostics``: the file-level faults found in this run (F001,
+    F002, F004, F008-F010...).  ``discarded_work``: a leftover work folder was
+    thrown away (no ``resume``).
+    """
+
+    files: int = 0
+    boards: int = 0
+    errors: int = 0
+    warnings: int = 0
+    unreadable: int = 0
+    skipped: int = 0
+    unchanged: int = 0
+    resumed: int = 0
+    not_read: int = 0
+    stopped: bool = False
+    discarded_work: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    statuses: dict[str, int] = field(default_factory=dict)
+    #: False when nothing was read and ``out_dir`` already held a dataset: it is left as it was
+    written: bool = True
+
+    @property
+    def total(self) -> int:
+        """Every input and every entry not read: the rows of the ``files`` table."""
+        return sum(self.statuses.values())
+
+    def _count(self, status: str) -> None:
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertProgress:
+    """Where a conversion is: inputs and boards done, bytes done of ``bytes_total`` (on disk, estimated)."""
+
+    files: int
+    boards: int
+    bytes_done: int
+    bytes_total: int
+    path: str | None = None
+
+
+@dataclass
+class _Job:
+    """A task for a worker: read ``inputs`` and write their rows to the part ``part`` in ``work``.
+
+    ``known[path]``: SHA-256 values whose rows exist already (hash first;
+    on a match, read nothing).
+    """
+
+    part: str
+    work: str
+    inputs: list[Input]
+    known: dict[str, tuple[str, ...]]
+    batch_boards: int
+
+
+@dataclass
+class _JobResult:
+    done: list[InputRows]
+    diagnostics: list[Diagnostic]
+
+
+# =========================================================================================
+# Workers
+# =========================================================================================
+
+
+def _status(inp: Input) -> str:
+    return entry_status((d.code for d in inp.diagnostics), read=inp.format is not None)
+
+
+def _run_job(job: _Job) -> _JobResult:
+    """Read and analyse the job's inputs; write their rows to the part's Parquet files.
+
+    Runs in a worker process (or in the parent).  The part's files appear
+    under their final names only when complete (:class:`handrec.dataset.store.PartWriter`).
+    """
+    part = PartWriter(Path(job.work), job.part)
+    buf = TableBuffers()
+
+    def rows(t: str) -> int:
+        return part.rows[t] + len(buf.rows[t]["source_file"])
+
+    def flush() -> None:
+        for t in ROW_TABLES:
+            part.write(t, buf.take(t))
+
+    done: list[InputRows] = []
+    diagnostics: list[Diagnostic] = []
+    with part:
+        for inp in job.inputs:
+            shas = job.known.get(inp.path)
+            if shas:
+                h = inp.content_hash()
+                if h is not None and h in shas:
+                    done.append(InputRows(inp.path, inp.format, "match", 0, 0, 0, h))
+                    continue
+            start = {t: rows(t) for t in ROW_TABLES}
+            lo = buf.next_board_id
+            n = e = w = 0
+            recs: list[GameRecord] | None = []  # for the claimed figures (see the module doc)
+            claims = False
+            unchecked = 0  # the record limit, once passed
+            boards = read_input(inp)
+            failure: Exception | None = None
+            while True:
+                try:
+                    board = next(boards)
+                except StopIteration:
+                    break
+                except Exception as ex:  # a bug in handrec, not an input fault: F015, the input ends here
+                    failure = ex
+                    break
+                n += 1  # read: in the output, or (a failure) in the F015
+                try:
+                    a = analyse(board)
+                except Exception as ex:
+                    failure = ex
+                    break
+                buf.add(a)
+                e += a.errors
+                w += a.warnings
+                if recs is not None or not claims:  # past the limit: only look for a first claim
+                    r = record(board, a.replay)
+                    claims = claims or bool(r.claims or r.tables)
+                    if recs is not None:
+                        recs.append(r)
+                        limit = CHECK_BOARDS_WITH_CLAIMS if claims else CHECK_BOARDS
+                        if n >= limit:
+                            recs, unchecked = None, limit
+                if buf.pending_boards >= job.batch_boards:
+                    flush()
+            if failure is not None:  # as validate reports it (the boards before it are kept)
+                inp.diagnostics.append(
+                    make("F015", None, None, path=inp.path, error=f"{type(failure).__name__}: {failure}")
+                )
+                recs = None
+            if recs:
+                for d in check_event(recs) if claims else check_pairs(recs):
+                    bid = lo + d.board if d.board is not None and 0 <= d.board < n else None
+                    buf.add_diagnostic(d, bid)
+                    e += d.severity is Severity.ERROR
+                    w += d.severity is Severity.WARNING
+            recs = None
+            if unchecked and claims:  # said, not dropped silently
+                buf.add_diagnostic(make("S610", None, None, path=inp.path, limit=unchecked), None)
+            for d in inp.diagnostics:
+                buf.add_diagnostic(d, None)
+                e += d.severity is Severity.ERROR
+                w += d.severity is Severity.WARNING
+            span = {t: (start[t], rows(t) - start[t]) for t in ROW_TABLES}
+            nbytes = inp.nbytes if inp.sha256 else None
+            done.append(InputRows(inp.path, inp.format, _status(inp), n, e, w, inp.sha256, nbytes, job.part, lo, span))
+            diagnostics.extend(inp.diagnostics)
+        flush()
+    return _JobResult(done, diagnostics)
+
+
+class SchedulerError(RuntimeError):
+    """The Dask scheduler given to :func:`convert` cannot be reached (nothing was written)."""
+
+
+def _close_client(client: Any) -> None:
+    """Close a client of :func:`_dask_client`, and its local cluster if it started one."""
+    client.close()
+    cluster = getattr(client, "_handrec_cluster", None)
+    if cluster is not None:
+        cluster.close()
+
+
+def _dask_client(jobs: int, scheduler: str | None) -> Any:
+    """A Dask client: connected to ``scheduler``, or to a new local cluster of ``jobs`` workers.
+
+    :raises SchedulerError: when ``scheduler`` cannot be reached (within Dask's
+        ``distributed.comm.timeouts.connect``) or is not an address.
+
+    Dask was chosen over Ray for the distributed path: it is pure Python on
+    PyPI (no bundled runtime), its ``Client.get_executor()`` is a
+    ``concurrent.futures`` executor, so the conversion code is the same as
+    for the local process pool, and ``dask-scheduler``/``dask-worker``
+    start a cluster on any machines with Python (README, "Distributed").
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise ImportError("the dask engine needs: pip install 'handrec[dask]'") from e
+    if scheduler:
+        try:
+            return Client(scheduler)
+        except (OSError, ValueError) as e:  # timed out, refused, or not an address
+            raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from e
+    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = Client(cluster)
+    client._handrec_cluster = cluster  # closed with the client
+    return client
+
+
+def _done_future(value: _JobResult) -> Future[_JobResult]:
+    f: Future[_JobResult] = Future()
+    f.set_result(value)
+    return f
+
+
+# =========================================================================================
+# convert
+# =========================================================================================
+
+
+def _tasks(entries: Iterable[Input | Diagnostic], task_bytes: int) -> Iterator[list[Input] | Diagnostic | tuple[Input]]:
+    """Group consecutive inputs into tasks of about ``task_bytes``.
+
+    Yields a list (a task for a worker), a diagnostic (an entry not read),
+    or a 1-tuple (an input to read in this process: it holds an open
+    archive stream, read before the next entry is listed).  Paths seen
+    before are dropped.
+    """
+    group: list[Input] = []
+    size = 0
+    seen: set[str] = set()
+    for e in entries:
+        if e.path in seen:
+            continue
+        seen.add(e.path)
+        if isinstance(e, Input) and e.picklable:
+            cost = max(e.size, 1)
+            if group and (size + cost > task_bytes or len(group) >= _MAX_TASK_INPUTS):
+                yield group
+                group, size = [], 0
+            group.append(e)
+            size += cost
+            continue
+        if group:
+            yield group
+            group, size = [], 0
+        yield (e,) if isinstance(e, Input) else e
+    if group:
+        yield group
+
+
+def convert(
+    paths: Iterable[str | os.PathLike[str]],
+    out_dir: str | os.PathLike[str],
+    *,
+    jobs: int | None = None,
+    resume: bool = False,
+    force: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+    batch_boards: int = 4096,
+    task_bytes: int = 1 << 20,
+    row_group_rows: int = ROW_GROUP_ROWS,
+    on_progress: Callable[[ConvertProgress], None] | None = None,
+    on_commit: Callable[[int], None] | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
+    max_errors: int | None = None,
+) -> ConvertSummary:
+    """Read every PBN/LIN input under ``paths`` and write the Parquet dataset to ``out_dir``.
+
+    ``paths``: files, folders, archives (see :func:`handrec.inputs.entries.iter_entries`);
+    ``jobs``: worker processes (default ``os.cpu_count()``; 1 = none);
+    ``resume``: continue an interrupted run from ``out_dir/.handrec-work``;
+    ``force``: re-read inputs unchanged since the dataset in ``out_dir``
+    was written; ``limits``: archive size limits; ``batch_boards``: boards
+    a worker buffers before writing (bounds memory); ``task_bytes``: input
+    bytes per task; ``row_group_rows``: rows per Parquet row group.
+    ``on_progress`` is called once the workers have started, then after
+    each task; ``on_commit(n)`` after the n-th task is committed (tests
+    use it to simulate an interruption).  File-level faults land in the
+    ``diagnostics`` table with a null ``board_id``; every input has a
+    ``files`` row.  See :mod:`handrec.dataset.store` for the layout, resume and reuse.
+
+    ``engine``: ``"local"`` (a process pool on this machine) or ``"dask"``
+    (the same tasks on a Dask cluster: ``scheduler`` is its address, e.g.
+    ``tcp://10.0.0.5:8786``; without one a local cluster of ``jobs``
+    single-threaded worker processes is started).  Workers write their part
+    files into ``out_dir/.handrec-work``, so on a real cluster ``out_dir``
+    must be on storage every worker can reach; the rows are identical
+    whatever the engine.
+
+    ``max_errors``: stop reading after the input that brings the number of
+    errors (diagnostics of severity error, in input order) to this; later
+    inputs get a ``files`` row with status ``not_read`` and
+    ``summary.stopped`` is set (see the module doc).
+
+    :raises OSError: when ``out_dir`` cannot be created or written; :class:`FileExistsError`
+        when it holds a Parquet file of a table name that handrec did not write (never overwritten).
+    :raises ValueError: when ``jobs`` is below 1 or ``engine`` is unknown.
+    :raises ImportError: for ``engine="dask"`` without ``handrec[dask]``.
+    :raises SchedulerError: when ``scheduler`` cannot be reached (before anything is written).
+    """
+    if engine not in ("local", "dask"):
+        raise ValueError(f"engine must be 'local' or 'dask', not {engine!r}")
+    if scheduler is not None and engine != "dask":
+        raise ValueError(f"a scheduler goes with engine='dask', not {engine!r}")
+    paths = list(paths)
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if max_errors is not None and max_errors < 1:
+        raise ValueError(f"max_errors must be at least 1, not {max_errors}")
+    out = Path(out_dir)
+    refuse_foreign_tables(out)
+    client = _dask_client(jobs, scheduler) if engine == "dask" else None  # first: an unreachable one writes nothing
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        old = None if force else OldDataset.open(out)
+        work = WorkFolder(out, resume)
+    except BaseException:
+        if client is not None:
+            _close_client(client)
+        raise
+    summary = ConvertSummary(discarded_work=work.discarded)
+    known: dict[str, set[str]] = {}
+    if old is not None:
+        for p, d in old.by_path.items():
+            known.setdefault(p, set()).add(d.sha256)  # type: ignore[arg-type]
+    for p, ds in work.by_path.items():
+        known.setdefault(p, set()).update(d.sha256 for d in ds if d.sha256)  # type: ignore[misc]
+
+    order: list[InputRows] = []
+    token = uuid.uuid4().hex[:8]
+    seq = itertools.count()
+    bytes_total = total_bytes(paths)
+    progress = {"files": 0, "boards": 0, "bytes": 0}
+    committed = 0
+
+    def resolve(d: InputRows) -> InputRows:
+        if d.status != "match":
+            return d
+        assert d.sha256 is not None
+        r = work.find(d.path, d.sha256)
+        if r is not None:
+            summary.resumed += 1
+            return r
+        assert old is not None
+        return old.by_path[d.path]
+
+    def not_read(path: str, fmt: str | None) -> None:
+        order.append(InputRows(path, fmt, "not_read", 0, 0, 0))
+        summary.not_read += 1
+        summary._count("not_read")
+
+    def commit(inputs: list[Input] | None, part: str | None, result: _JobResult) -> None:
+        nonlocal committed
+        if part is not None:
+            work.commit(part, result.done)
+        for d in map(resolve, result.done):
+            if summary.stopped:
+                not_read(d.path, d.format)
+                continue
+            if max_errors is not None and summary.errors + d.errors >= max_errors:
+                summary.stopped = True
+            order.append(d)
+            summary.boards += d.rows["boards"][1] if d.rows is not None else 0
+            summary.errors += d.errors
+            summary.warnings += d.warnings
+            if d.status in ("ok", "unchanged"):
+                summary.files += 1
+            summary.unchanged += d.status == "unchanged"
+            summary.unreadable += d.status == "unreadable"
+            summary.skipped += d.status == "skipped"
+            summary._count(d.status)
+            progress["files"] += 1
+            progress["boards"] += d.rows["boards"][1] if d.rows is not None else 0
+        stop = {d.path for d in order[-len(result.done) :] if d.status == "not_read"} if summary.stopped else set()
+        summary.diagnostics.extend(x for x in result.diagnostics if x.path not in stop)
+        progress["bytes"] += sum(i.size for i in inputs or ())
+        committed += 1
+        if on_progress is not None:
+            last = result.done[-1].path if result.done else None
+            on_progress(ConvertProgress(progress["files"], progress["boards"], progress["bytes"], bytes_total, last))
+        if on_commit is not None:
+            on_commit(committed)
+
+    def job(inputs: list[Input]) -> _Job:
+        part = f"p{token}-{next(seq):06d}"
+        k = {i.path: tuple(sorted(known[i.path])) for i in inputs if i.path in known}
+        return _Job(part, str(work.root), inputs, k, batch_boards)
+
+    def drop(tasks: deque[tuple[list[Input] | None, str | None, Future[_JobResult]]]) -> None:
+        """After the stop: the tasks in flight are cancelled (or their results ignored); their inputs not read."""
+        while tasks:
+            inputs_, _, fut = tasks.popleft()
+            fut.cancel()
+            if inputs_ is None:  # an entry not read anyway (a diagnostic)
+                for d in fut.result().done:
+                    not_read(d.path, None)
+            else:
+                for inp in inputs_:
+                    not_read(inp.path, inp.format)
+
+    if client is not None:
+        executor: Any = client.get_executor()
+    else:
+        executor = _executor(jobs) if jobs > 1 else None
+    pending: deque[tuple[list[Input] | None, str | None, Future[_JobResult]]] = deque()
+    try:
+        if on_progress is not None:
+            on_progress(ConvertProgress(0, 0, 0, bytes_total))
+        for task in _tasks(iter_entries(paths, limits), task_bytes):
+            if summary.stopped:  # list the rest, read nothing
+                if isinstance(task, Diagnostic):
+                    not_read(task.path, None)
+                else:
+                    for inp in task:
+                        not_read(inp.path, inp.format)
+                continue
+            if isinstance(task, Diagnostic):
+                d = task
+                status = entry_status([d.code], read=False)
+                e, w = int(d.severity is Severity.ERROR), int(d.severity is Severity.WARNING)
+                r = _JobResult([InputRows(d.path, None, status, 0, e, w, diagnostics=(d,))], [d])
+                pending.append((None, None, _done_future(r)))
+            else:
+                inputs = list(task)
+                j = job(inputs)
+                if executor is None or isinstance(task, tuple):
+                    pending.append((inputs, j.part, _done_future(_run_job(j))))
+                elif client is not None:
+                    pending.append((inputs, j.part, executor.submit(_run_job, j)))
+                else:  # a task that stop_pool can interrupt
+                    pending.append((inputs, j.part, executor.submit(run_stoppable, _run_job, j)))
+            while pending and (len(pending) > 2 * jobs or pending[0][2].done()):
+                inputs_, part_, fut = pending.popleft()
+                commit(inputs_, part_, fut.result())
+                if summary.stopped:
+                    drop(pending)
+        while pending:
+            inputs_, part_, fut = pending.popleft()
+            commit(inputs_, part_, fut.result())
+            if summary.stopped:
+                drop(pending)
+    finally:
+        if client is not None:
+            _close_client(client)
+        elif executor is not None:
+            if summary.stopped:  # the tasks running are not wanted: interrupted (their parts never complete)
+                stop_pool(executor)
+            else:
+                executor.shutdown(wait=True, cancel_futures=True)
+        close_archives()
+    if summary.files == 0 and summary.boards == 0 and (out / "files.parquet").exists():
+        summary.written = False  # nothing read: the dataset there stays as it was
+    else:
+        merge(out, work.root, order, token, row_group_rows)
+    shutil.rmtree(work.root, ignore_errors=True)
+    return summary
