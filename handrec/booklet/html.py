@@ -76,7 +76,7 @@ def render_html(
     give, ``True`` also solves the other complete deals (endplay; without it
     a note says so once), ``False`` shows none (:func:`handrec.dd.solver.boards_dd`).
     ``results``: ``None`` (default) adds the results (travellers and
-    rankings, :func:`handrec.booklet.results.booklet_results`) when the input has any, ``False``
+    rankings, :func:`handrec.booklet.results_pages.booklet_results`) when the input has any, ``False``
     never; the claimed-figure diagnostics are appended to ``diagnostics``.
     ``summary``, when given, is filled in (:class:`handrec.booklet.views.BookletSummary`).
     """

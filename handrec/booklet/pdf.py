@@ -22,7 +22,7 @@ Layouts: 1, 2, 4, 6 or 8 boards per page (:data:`LAYOUTS`) on A4 or US
 Letter; a board is one unbreakable block and never spans two pages; page
 numbers in the footer.  A board recorded by several games is printed once;
 a board with no deal at all gets no diagram (:func:`handrec.booklet.views.diagram_boards`).
-When the input has results (:func:`handrec.booklet.results.booklet_results`), results
+When the input has results (:func:`handrec.booklet.results_pages.booklet_results`), results
 pages follow the diagrams: the ranking, then per board a traveller sorted by
 the N-S score with handrec's matchpoints or IMPs, each traveller one
 unbreakable block (one column or two, as the pair names allow).
@@ -323,7 +323,7 @@ def booklet_data(
     are no diagram pages (``pages`` is empty); ``summary``, when given, is
     filled in (:class:`handrec.booklet.views.BookletSummary`).  ``results``: ``None`` adds
     results pages when the input has results (travellers, rankings:
-    :func:`handrec.booklet.results.booklet_results`), ``True`` likewise, ``False``
+    :func:`handrec.booklet.results_pages.booklet_results`), ``True`` likewise, ``False``
     never.  The claimed-figure diagnostics found on the way are appended to
     ``diagnostics`` when given; ``progress(done, total)`` follows the solver
     (:func:`handrec.dd.solver.solve_tables`).

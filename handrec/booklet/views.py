@@ -11,7 +11,7 @@ same things:
 * :func:`select_boards` picks what a booklet holds: a board recorded by several
   games is shown once (:func:`distinct_boards`), a board without a deal is
   not drawn (:func:`diagram_boards`), and the games' results make the results
-  pages (:func:`handrec.booklet.results.booklet_results`: travellers and
+  pages (:func:`handrec.booklet.results_pages.booklet_results`: travellers and
   rankings computed by :mod:`handrec.events.games`).
 
 >>> from handrec.model import Board, Deal, Origin, Seat, Vulnerability
@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from handrec.booklet.results import _results, no_results_reason
+from handrec.booklet.results_pages import _results, no_results_reason
 from handrec.events.games import record
 from handrec.model import Board, Hand, Rank, Seat, Strain, Suit, Vulnerability
 
@@ -203,7 +203,7 @@ class BookletSummary:
     ``boards``: diagrams drawn; ``left_out``: boards without a deal, not drawn
     (:func:`diagram_boards`); ``results``: whether there are results pages;
     ``no_results``: why there are none, when results were not refused
-    (:func:`handrec.booklet.results.no_results_reason`); ``total``: boards of the input
+    (:func:`handrec.booklet.results_pages.no_results_reason`); ``total``: boards of the input
     (``boards + left_out``).
     """
 

@@ -12,11 +12,10 @@ defined in one module:
 
 * :mod:`~handrec.model.cards`: Seat, Side, Suit, Rank, Card, Hand, Deal, trick_winner, ModelError;
 * :mod:`~handrec.model.calls`: Strain, CallKind, Call, Note, Auction, Doubling, Contract;
-* :mod:`~handrec.model.board`: Board, Tag, Play, CardAnnotation, Vulnerability, Column, Table, sided_parts;
+* :mod:`~handrec.model.game`: Board, Tag, Play, CardAnnotation, Vulnerability, Column, Table, sided_parts;
 * :mod:`~handrec.model.positions`: Span, Origin.
 """
 
-from handrec.model.board import Board, CardAnnotation, Column, Play, Table, Tag, Vulnerability, sided_parts
 from handrec.model.calls import Auction, Call, CallKind, Contract, Doubling, Note, Strain
 from handrec.model.cards import (
     ALL_CARDS,
@@ -31,6 +30,7 @@ from handrec.model.cards import (
     Suit,
     trick_winner,
 )
+from handrec.model.game import Board, CardAnnotation, Column, Play, Table, Tag, Vulnerability, sided_parts
 from handrec.model.positions import Origin, Span
 
 __all__ = [

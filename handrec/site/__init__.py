@@ -4,7 +4,7 @@ Beside the booklet in the pipeline: it shows the booklet's view models (diagrams
 rankings) and scores with :mod:`handrec.events`.  One module a job, each importing only the
 ones listed above it:
 
-* :mod:`~handrec.site.views`: one table's auction, play, lead and BBO hand viewer link as plain values.
+* :mod:`~handrec.site.pages`: one table's auction, play, lead and BBO hand viewer link as plain values.
 * :mod:`~handrec.site._booklet`: the one place the booklet's view models are taken from.
 * :mod:`~handrec.site.data`: sessions, board pages, pairs and score cards.
 * :mod:`~handrec.site.markup`: the small pieces of markup (suits, contracts, cards, links).

@@ -1,4 +1,4 @@
-"""The one place the site takes the booklet's view models from (:mod:`handrec.booklet.views` and :mod:`handrec.booklet.results`).
+"""The one place the site takes the booklet's view models from (:mod:`handrec.booklet.views` and :mod:`handrec.booklet.results_pages`).
 
 The site shows the same diagrams, travellers and rankings as the booklet, computed once,
 in one way: the board view (:func:`board_view`, :func:`dd_view`), the results of a session
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from handrec.booklet.results import _flags, _result_cells, _results, _signed
+from handrec.booklet.results_pages import _flags, _result_cells, _results, _signed
 from handrec.booklet.views import board_view, dd_view
 from handrec.events.games import GameRecord
 
@@ -24,7 +24,7 @@ def session_results(recs: Sequence[GameRecord]) -> tuple[dict[str, Any] | None, 
     """The booklet's results data of one session's records and the claimed-figure diagnostics.
 
     ``(None, diagnostics)`` when the session has nothing to compare (each board played once,
-    no ScoreTable, no teams match).  The data is :func:`handrec.booklet.results._results`'s
+    no ScoreTable, no teams match).  The data is :func:`handrec.booklet.results_pages._results`'s
     (``events``: at most one here, ``flagged``)."""
     return _results(list(recs))
 

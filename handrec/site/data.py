@@ -39,7 +39,7 @@ from handrec.events.sessions import group_sessions
 from handrec.model import Board
 from handrec.rules.replay import Replay, replay
 from handrec.site import _booklet
-from handrec.site.views import auction_view, bbo_url, lead_text, play_view
+from handrec.site.pages import auction_view, bbo_url, lead_text, play_view
 
 __all__ = ["Collected", "SiteBoard", "SitePair", "SiteSession", "collect", "site_sessions", "score_cards"]
 

@@ -13,7 +13,7 @@ The folder (``DIR``)::
 
 Nothing is fetched from the network: every stylesheet, script and font is a relative
 link into the folder, and the only address outside it is the Bridge Base Online hand
-viewer, as a link (:func:`handrec.site.views.bbo_url`).  Every value from the input
+viewer, as a link (:func:`handrec.site.pages.bbo_url`).  Every value from the input
 reaches a page as template data, autoescaped (``<script>`` in a name is text).  The
 pages work without JavaScript; ``sort.js`` only adds sorting to the tables.
 

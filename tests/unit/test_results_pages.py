@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from handrec.booklet import pdf as rp
 from handrec.booklet.html import render_html
-from handrec.booklet.results import booklet_results
+from handrec.booklet.results_pages import booklet_results
 from handrec.booklet.views import distinct_boards
 from handrec.cli import app
 from handrec.formats.dispatch import read
