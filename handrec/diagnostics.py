@@ -251,6 +251,24 @@ CODES: dict[str, Code] = {
         Code("D213", I, "double dummy not checked", "{tag} not checked: {reason}", "handrec validate --dd",
              "With validate --dd: a double-dummy value that cannot be checked (an incomplete deal).",
              "OptimumScore not checked: the deal is not complete"),
+        Code("D214", W, "result far from double dummy",
+             "{contract} by {declarer} took {tricks} tricks, double dummy {dd} ({diff:+d}){hint}",
+             "handrec validate --dd, convert --dd (--dd-margin)",
+             "With --dd: a result at least --dd-margin tricks (default 3) from what the contract takes double "
+             "dummy, a director's check of the entered result; validate lists them again as a worklist.",
+             "3NT by N took 7 tricks, double dummy 11 (-4)"),
+        Code("D215", W, "deal rotated",
+             "the cards played fit the deal only with the hands turned {turn}: {detail}",
+             "Law 7C; handrec (hand-record programs sometimes write the deal rotated)",
+             "The cards played fit the deal only with the four hands turned by one, two or three seats: the deal "
+             "was written rotated against its auction and play (no solver needed).",
+             "the cards played fit the deal only with the hands turned 2 seats (the hand written for North is "
+             "South's): the board would be [Deal \"N:AKQJ63.AQ3.A7.KJ .T8742.T9863.A64 85.KJ6.KQ2.T9872 "
+             "T9742.95.J54.Q53\"]"),
+        Code("D216", I, "no double dummy", "no double dummy for this board: {reason}",
+             "handrec validate --dd, convert --dd (only a complete deal can be solved, Law 1)",
+             "With --dd: a played board whose deal is given but not complete gets no double-dummy values.",
+             "no double dummy for this board: the deal gives 39 of 52 cards"),
         # --- auction ---------------------------------------------------------
         Code("A301", E, "insufficient bid",
              "{call} by {seat} does not outrank {previous}", "Law 27; bridge-rules.md §2.2",

@@ -294,32 +294,29 @@ def random_deal(rng: random.Random) -> Deal:
     return Deal(tuple(Hand(tuple(cards[13 * i : 13 * i + 13])) for i in range(4)))  # type: ignore[arg-type]
 
 
-class _FakeTable:
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def to_list(self) -> list[list[int]]:
-        # [denomination S H D C NT][player N E S W]
-        return [[self.n % 14, 13 - self.n % 14, self.n % 14, 13 - self.n % 14] for _ in range(5)]
+def _fake_hex(key: str, i: int) -> str:
+    n = (len(key) + i) % 14
+    return "".join(f"{v:x}" for v in [n] * 10 + [13 - n] * 10)  # declarers N S, then E W
 
 
 @pytest.fixture
 def fake_endplay(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """endplay replaced by a fake that records batch sizes and writes dump.txt like DDS."""
+    """DDS replaced by a fake that records batch sizes and writes dump.txt like DDS (threads mode:
+    the calls stay in this process)."""
+    from handrec.dd import engine
+
     batches: list[int] = []
 
-    class FakeDeal:
-        def __init__(self, pbn: str) -> None:
-            self.pbn = pbn
-
-    def calc_all_tables(deals: list[FakeDeal]) -> list[_FakeTable]:
-        if len(deals) > BATCH:
+    def solve_tables(keys: list[str], *, in_place: bool = False) -> list[str]:
+        if len(keys) > BATCH:
             raise RuntimeError("too many deals")
-        batches.append(len(deals))
+        batches.append(len(keys))
         Path("dump.txt").write_text("DDS was here")
-        return [_FakeTable(len(d.pbn) + i) for i, d in enumerate(deals)]
+        return [_fake_hex(k, i) for i, k in enumerate(keys)]
 
-    monkeypatch.setattr(dd, "_endplay", lambda: (calc_all_tables, FakeDeal))
+    monkeypatch.setattr(engine, "solve_tables", solve_tables)
+    monkeypatch.setattr(engine, "set_threads", lambda n: None)
+    monkeypatch.setattr(dd.current(), "mode", "threads")
     dd.clear_cache()
     yield batches
     dd.clear_cache()
@@ -358,10 +355,14 @@ def test_boards_dd_solves_only_what_tags_lack(fake_endplay: list[int]) -> None:
 
 
 def test_boards_dd_without_endplay(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
+    from handrec.dd import engine
+
     def missing() -> None:
         raise ImportError("No module named 'endplay'")
 
-    monkeypatch.setattr(dd, "_endplay", missing)
+    monkeypatch.setattr(engine, "_dds", missing)
+    monkeypatch.setattr(engine, "available", lambda: False)
+    monkeypatch.setattr(dd.current(), "mode", "threads")
     dd.clear_cache()
     boards = [_board(1, {}, random_deal(random.Random(1))), _board(2, {"DoubleDummyTricks": BC1_HEX})]
     infos, note = boards_dd(boards, solve=True)
