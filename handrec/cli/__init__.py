@@ -11,6 +11,7 @@ from handrec.cli.app import app
 # Importing each command's module registers it on ``app``, in the order ``--help`` lists them.
 # isort: off
 from handrec.cli import validate, convert, query, booklet, export, generate, score, site, codes, schema  # noqa: F401
+from handrec.cli import dd  # noqa: F401
 # isort: on
 
 __all__ = ["app", "main"]

@@ -11,11 +11,11 @@ import typer
 from handrec.cli.app import (
     PathsArg,
     _printable,
-    _progress_bar,
     _require_solver,
     _unreadable,
     app,
 )
+from handrec.cli.dd import NO_CACHE_HELP, DDProgress, dd_session, interrupted_note
 
 
 class Paper(StrEnum):
@@ -61,6 +61,7 @@ def booklet(
     player: Annotated[
         str | None, typer.Option("--player", help="Personal hand records of the pairs a player played in.")
     ] = None,
+    no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
 ) -> None:
     """Print a hand-record booklet: the deals, then the results.
 
@@ -108,12 +109,12 @@ def booklet(
             input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
     from handrec.booklet.views import BookletSummary, NothingToPrint
-    from handrec.dd.solver import default_cache_dir, set_cache_dir
 
-    progress = _progress_bar("double dummy") if dd else None
+    progress = DDProgress() if dd else None
     summary = BookletSummary()
-    previous_cache = set_cache_dir(default_cache_dir())  # solved tables kept for the next run
     empty = False
+    session = dd_session(no_dd_cache)  # solved tables kept for the next run (unless --no-dd-cache)
+    solver = session.__enter__()
     try:
         if suffix == ".pdf":
             from handrec.booklet.pdf import write_pdf
@@ -150,8 +151,15 @@ def booklet(
     except OSError as e:
         typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
         raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.close()
+        typer.echo(interrupted_note(solver), err=True)
+        raise typer.Exit(130) from None
     finally:
-        set_cache_dir(previous_cache)
+        if progress is not None:
+            progress.close()
+        session.__exit__(None, None, None)
     for d in claims:
         typer.echo(_printable(str(d)), err=True)
     bad = [d for d in input_errors if _unreadable(d.code)]

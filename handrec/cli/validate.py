@@ -20,11 +20,11 @@ from handrec.cli.app import (
     _limits,
     _nothing_found,
     _printable,
-    _progress_bar,
     _require_solver,
     _unreadable,
     app,
 )
+from handrec.cli.dd import NO_CACHE_HELP, DDProgress, dd_session, interrupted_note
 from handrec.diagnostics import Severity
 
 
@@ -66,9 +66,17 @@ def validate(
         typer.Option(
             "--dd",
             help="Also check DoubleDummyTricks, Ability, OptimumResultTable, OptimumScore, ParContract and "
-            "Minimax against the double-dummy solver (needs handrec[dd]; D210-D213; read in one process).",
+            "Minimax against the double-dummy solver, and warn of results far from double dummy (D214, "
+            "with a worklist; needs handrec[dd]; D210-D214; read in one process).",
         ),
     ] = False,
+    dd_margin: Annotated[
+        int,
+        typer.Option(
+            "--dd-margin", min=1, help="With --dd: warn of a result this many tricks or more from double dummy."
+        ),
+    ] = 3,
+    no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
 
@@ -84,16 +92,19 @@ def validate(
     same output as one.  With --dd
     the double-dummy tables and par a file writes are solved again (DDS via
     endplay, 40 deals a call, cached on disk in $HANDREC_DD_CACHE or
-    ~/.cache/handrec) and every wrong value reported at its tag.
+    ~/.cache/handrec) and every wrong value reported at its tag; every result
+    `--dd-margin` tricks or more from double dummy (default 3) is a D214
+    warning, and they are listed again at the end as a worklist, the most
+    unlikely first.  Without any solver, a deal whose play fits it only with
+    the hands turned (D215) is always reported.
     """
     from concurrent.futures.process import BrokenProcessPool
+    from contextlib import nullcontext
 
     from handrec.inputs.status import entry_status
     from handrec.runs.validate import validate_paths
 
     if dd:
-        from handrec.dd import solver as ddmod
-
         _require_solver()
     limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
     stop_at = 1 if fail_fast else max_errors
@@ -102,42 +113,55 @@ def validate(
     unreadable = False
     all_diags = []
     out = sys.stdout
-    previous_cache = ddmod.set_cache_dir(ddmod.default_cache_dir()) if dd else None
+    worklist = []
+    bar = DDProgress() if dd else None
+    session = dd_session(no_dd_cache) if dd else nullcontext()
+    solver = None
     try:
-        reports = validate_paths(
-            paths,
-            jobs=jobs,
-            limits=limits,
-            strict=strict,
-            max_errors=stop_at,
-            dd=dd,
-            dd_progress=_progress_bar("double dummy") if dd else None,
-        )
-        for report in reports:
-            status = entry_status((f.diagnostic.code for f in report.findings), read=report.is_input)
-            statuses[status] = statuses.get(status, 0) + 1
-            boards += report.boards
-            errors += report.errors
-            warns += report.warnings
-            for finding in report.findings:
-                d = finding.diagnostic
-                if _unreadable(d.code):
-                    unreadable = True
-                if not (d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info):
-                    continue  # counted, not shown
-                if format is DiagFormat.json:
-                    doc = d.to_dict()
-                    doc["board_number"] = finding.board_number
-                    all_diags.append(doc)
-                else:
-                    out.write(_printable(str(d)) + "\n")
+        with session as solver:
+            reports = validate_paths(
+                paths,
+                jobs=jobs,
+                limits=limits,
+                strict=strict,
+                max_errors=stop_at,
+                dd=dd,
+                dd_progress=bar,
+                dd_margin=dd_margin if dd else None,
+            )
+            for report in reports:
+                status = entry_status((f.diagnostic.code for f in report.findings), read=report.is_input)
+                statuses[status] = statuses.get(status, 0) + 1
+                boards += report.boards
+                errors += report.errors
+                warns += report.warnings
+                for finding in report.findings:
+                    d = finding.diagnostic
+                    if d.code == "D214":
+                        worklist.append(d)
+                    if _unreadable(d.code):
+                        unreadable = True
+                    if not (d.severity is Severity.ERROR or (d.severity is Severity.WARNING and warnings) or info):
+                        continue  # counted, not shown
+                    if format is DiagFormat.json:
+                        doc = d.to_dict()
+                        doc["board_number"] = finding.board_number
+                        all_diags.append(doc)
+                    else:
+                        out.write(_printable(str(d)) + "\n")
     except BrokenProcessPool:
         out.flush()
         typer.echo("handrec: a worker process stopped unexpectedly (killed, or out of memory?); try --jobs 1", err=True)
         raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        out.flush()
+        typer.echo(interrupted_note(solver) if solver is not None else "handrec: interrupted", err=True)
+        raise typer.Exit(130) from None
     finally:
-        if dd:
-            ddmod.set_cache_dir(previous_cache)
+        if bar is not None:
+            bar.close()
     stopped = stop_at is not None and errors >= stop_at
     from handrec.inputs.status import STATUSES
 
@@ -152,11 +176,24 @@ def validate(
             "warnings": warns,
             "diagnostics": all_diags,
         }
+        if dd:
+            from handrec.dd.checks import worklist as order
+
+            doc["dd_worklist"] = [d.to_dict() for d in order(worklist)]
         if stopped:
             doc["stopped"] = True
         json.dump(doc, out, ensure_ascii=False, indent=1)
         out.write("\n")
     else:
+        if worklist:
+            from handrec.dd.checks import worklist as order
+
+            out.write(
+                f"double-dummy worklist: {len(worklist)} result{'s' if len(worklist) > 1 else ''} "
+                f"{dd_margin} or more tricks from double dummy, the most unlikely first\n"
+            )
+            for i, d in enumerate(order(worklist), 1):
+                out.write(f"{i:4d}. {_printable(d.path)}:{d.line}: {_printable(d.message)}\n")
         out.write(summary + "\n")
     if stopped:
         why = "--fail-fast" if fail_fast else f"--max-errors {max_errors}"

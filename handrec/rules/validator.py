@@ -49,6 +49,12 @@ def analyse(board: Board) -> Analysis:
     r = replay(board)
     own = board.diagnostics
     found = r.diagnostics
+    if found and any(d.code == "P402" for d in found):  # cards not held: a deal written rotated? (D215)
+        from handrec.rules.rotation import rotation
+
+        turned = rotation(board, r.contract)
+        if turned is not None:
+            found = (*found, turned)
     if not own:
         # the usual case: nothing from the reader; the replay's list is sorted only when it has two or more
         diags = tuple(sorted(found, key=_position)) if len(found) > 1 else tuple(found)

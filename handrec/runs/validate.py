@@ -515,15 +515,18 @@ class _Reporter:
     diagnostics, nor its input's event checks or file-level faults).
     """
 
-    def __init__(self, strict: bool, max_errors: int | None, dd: bool, dd_progress: Any) -> None:
+    def __init__(
+        self, strict: bool, max_errors: int | None, dd: bool, dd_progress: Any, dd_margin: int | None = None
+    ) -> None:
         self.strict = strict
         self.max_errors = max_errors
         self.dd = None
         if dd:
-            from handrec.dd import solver as ddmod
+            from handrec.dd import checks as ddchecks
 
-            self.dd = ddmod
+            self.dd = ddchecks
         self.dd_progress = dd_progress
+        self.dd_margin = dd_margin
         self.errors = 0
 
     @property
@@ -571,13 +574,14 @@ class _Reporter:
                 if item.failure is not None:
                     raise _Failed(item.failure)
                 checker.add_record(item.record)  # type: ignore[arg-type]
-                if self.dd is not None and self.dd.has_dd_values(item.board):
-                    dd_boards.append(item.board)
+                if self.dd is not None and item.board is not None:
+                    rec = item.record
+                    dd_boards.append((item.board, getattr(rec, "contract", None), getattr(rec, "tricks", None)))
             if self._emit(rep, checker.finish(), numbers):
                 rep.stopped = True
                 return rep
             if dd_boards:
-                ds = self.dd.check_boards(dd_boards, progress=self.dd_progress)  # type: ignore[union-attr]
+                ds = self.dd.check_games(dd_boards, margin=self.dd_margin, progress=self.dd_progress)  # type: ignore[union-attr]
                 if self._emit(rep, ds, numbers):
                     rep.stopped = True
                     return rep
@@ -607,6 +611,7 @@ def validate_paths(
     max_errors: int | None = None,
     dd: bool = False,
     dd_progress: Callable[[int, int], None] | None = None,
+    dd_margin: int | None = None,
     pool_bytes: int | None = None,
     part_bytes: int | None = None,
     task_bytes: int | None = None,
@@ -629,7 +634,9 @@ def validate_paths(
     double-dummy tables and par the files write (D210-D213; the inputs are
     then read in this process whatever ``jobs``: the solver is the long
     part, and :func:`handrec.dd.solver.check_boards` runs on the boards of each input);
-    ``dd_progress(done, total)`` is given to the solver.  ``pool_bytes``,
+    ``dd_progress(done, total)`` is given to the solver; ``dd_margin``: with ``dd``, also warn
+    of each result that many tricks or more from double dummy (D214,
+    :func:`handrec.dd.checks.check_games`; ``None``: not checked).  ``pool_bytes``,
     ``part_bytes``, ``task_bytes``: when to use the pool, the size of a
     part of a split PBN file (a PBN or LIN file over it is split) and of a
     task of whole inputs (default :data:`handrec.runs.parts.POOL_BYTES`,
@@ -669,7 +676,9 @@ def validate_paths(
 
         if not ddmod.solver_available():
             raise ImportError(ddmod.UNAVAILABLE_REASON)
-    return _run(paths, jobs, limits, strict, max_errors, dd, dd_progress, pool_bytes, part_bytes, task_bytes)
+    if dd_margin is not None and dd_margin < 1:
+        raise ValueError(f"dd_margin must be at least 1, not {dd_margin}")
+    return _run(paths, jobs, limits, strict, max_errors, dd, dd_progress, pool_bytes, part_bytes, task_bytes, dd_margin)
 
 
 def _run(
@@ -683,9 +692,10 @@ def _run(
     pool_bytes: int,
     part_bytes: int,
     task_bytes: int,
+    dd_margin: int | None = None,
 ) -> Iterator[InputReport]:
     global _stop_event
-    reporter = _Reporter(strict, max_errors, dd, dd_progress)
+    reporter = _Reporter(strict, max_errors, dd, dd_progress, dd_margin)
     entries = iter_entries(list(paths), limits)
     executor = None
     results: Iterator[tuple[_Task, Any]] | None = None

@@ -40,7 +40,9 @@ def test_right_values_give_no_diagnostic(corpus_dir: Path, tmp_path: Path, endpl
     assert r.exit_code == 0, r.output
     assert dd_lines(r.stdout) == []
     assert r.stdout.splitlines()[-1] == "1 files, 15 boards, 0 errors, 11 warnings"  # F020 only
-    assert (tmp_path / "cache" / dd.CACHE_FILE).read_text().count("\n") == 15
+    from handrec.dd.cache import DDCache
+
+    assert DDCache(tmp_path / "cache").stats().tables == 15
 
 
 def test_altered_values_give_exact_diagnostics(corpus_dir: Path, tmp_path: Path, endplay: None) -> None:
@@ -88,10 +90,9 @@ def test_par_contract(tmp_path: Path, endplay: None) -> None:
 
 
 def test_without_endplay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def missing() -> None:
-        raise ImportError("No module named 'endplay'")
+    from handrec.dd import engine
 
-    monkeypatch.setattr(dd, "_endplay", missing)
+    monkeypatch.setattr(engine, "available", lambda: False)
     f = tmp_path / "x.pbn"
     f.write_text('[Board "1"]\n', encoding="ascii")
     r = run(tmp_path, "--dd", f)
@@ -104,27 +105,20 @@ def test_without_endplay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 # The library: batches, disk cache, progress, incomplete deals (endplay faked)
 
 
-class _FakeTable:
-    def __init__(self, grid: list[list[int]]) -> None:
-        self.grid = grid
-
-    def to_list(self) -> list[list[int]]:
-        return self.grid
-
-
 def test_check_boards_batches_cache_and_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from handrec.dd import engine
+    from handrec.dd.cache import DDCache
+
     batches: list[int] = []
 
-    class FakeDeal:
-        def __init__(self, pbn: str) -> None:
-            self.pbn = pbn
+    def solve_tables(keys: list[str], *, in_place: bool = False) -> list[str]:
+        assert len(keys) <= dd.BATCH
+        batches.append(len(keys))
+        return ["77777777776666666666" for _ in keys]  # N-S 7 tricks in every strain
 
-    def calc_all_tables(deals: list[FakeDeal]) -> list[_FakeTable]:
-        assert len(deals) <= dd.BATCH
-        batches.append(len(deals))
-        return [_FakeTable([[7, 6, 7, 6]] * 5) for _ in deals]  # N-S 7 tricks in every strain
-
-    monkeypatch.setattr(dd, "_endplay", lambda: (calc_all_tables, FakeDeal))
+    monkeypatch.setattr(engine, "solve_tables", solve_tables)
+    monkeypatch.setattr(engine, "set_threads", lambda n: None)
+    monkeypatch.setattr(dd.current(), "mode", "threads")
     dd.clear_cache()
     previous = dd.set_cache_dir(tmp_path / "cache")
     try:
@@ -161,8 +155,8 @@ def test_check_boards_batches_cache_and_progress(tmp_path: Path, monkeypatch: py
         # A second run (a new process: memory cache empty) reads the disk cache and solves nothing.
         dd.clear_cache()
         assert dd.check_boards(boards[:3]) == [] and batches == [40, 5]
-        lines = (tmp_path / "cache" / dd.CACHE_FILE).read_text().splitlines()
-        assert len(lines) == 45 and lines[0].startswith("N:") and lines[0].endswith(" 77777777776666666666")
+        cached = DDCache(tmp_path / "cache").get_tables(str(b.deal) for b in boards)
+        assert len(cached) == 45 and {t.to_hex() for t in cached.values()} == {"77777777776666666666"}
     finally:
         dd.set_cache_dir(previous)
         dd.clear_cache()

@@ -1,0 +1,109 @@
+"""``handrec dd``: the double-dummy cache; and the helpers every ``--dd`` option shares.
+
+:func:`dd_session` sets up the solver of a command (the persistent cache, or
+none with ``--no-dd-cache``) and :class:`DDProgress` draws the progress bar
+(rich, only on a terminal: deals solved, deals/s, time left).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+
+from handrec.cli.app import app
+
+#: The help of every command's ``--no-dd-cache``.
+NO_CACHE_HELP = "Neither read nor write the double-dummy cache ($HANDREC_DD_CACHE, default ~/.cache/handrec)."
+
+
+class DDProgress:
+    """A ``progress(done, total)`` callback drawing a rich bar on stderr (only when it is a terminal):
+    deals solved of the total, deals per second and the time left.  Each solving call (a
+    ``progress(0, total)``) starts a bar of its own; :meth:`close` removes the last one."""
+
+    def __init__(self, label: str = "double dummy") -> None:
+        self.label = label
+        self.enabled = sys.stderr.isatty()
+        self._bar: Any = None
+        self._task: Any = None
+        self._started = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total <= 0:
+            return
+        if done == 0 or self._bar is None:
+            self.close()
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self._bar = Progress(
+                TextColumn(f"[bold]{self.label}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("deals  {task.fields[rate]} deals/s"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(self.label, total=total, rate="-")
+            self._started = time.monotonic()
+        elapsed = time.monotonic() - self._started
+        rate = f"{done / elapsed:.1f}" if done and elapsed > 0 else "-"
+        self._bar.update(self._task, completed=done, rate=rate)
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+@contextmanager
+def dd_session(no_cache: bool = False, *, jobs: int | None = None) -> Iterator[Any]:
+    """The solver of one command run (:func:`handrec.dd.solver.session`) on the default cache
+    (:func:`handrec.dd.cache.default_cache_dir`), or on none with ``no_cache``."""
+    from handrec.dd.cache import default_cache_dir
+    from handrec.dd.solver import session
+
+    with session(None if no_cache else default_cache_dir(), jobs=jobs) as s:
+        yield s
+
+
+def interrupted_note(solver: Any) -> str:
+    """What Ctrl-C during solving keeps: said on stderr."""
+    kept = "kept in the cache" if solver.cache is not None else "not kept (--no-dd-cache)"
+    return f"handrec: interrupted; the {solver.solved} deals solved so far are {kept}"
+
+
+@app.command("dd")
+def dd(
+    stats: Annotated[
+        bool, typer.Option("--stats", help="Show the cache's file, its size and how many tables it holds.")
+    ] = False,
+) -> None:
+    """The double-dummy cache shared by validate --dd, booklet --dd and convert --dd.
+
+    Solved tables live in one SQLite file in $HANDREC_DD_CACHE (default
+    ~/.cache/handrec); a deal is solved once, whatever command asks.
+    """
+    from handrec.dd.cache import DDCache, default_cache_dir
+
+    folder = default_cache_dir()
+    if folder is None:
+        typer.echo("double-dummy cache: disabled ($HANDREC_DD_CACHE is empty)")
+        raise typer.Exit(0)
+    if not stats:
+        typer.echo(f"double-dummy cache: {folder}  (handrec dd --stats for its contents)")
+        raise typer.Exit(0)
+    s = DDCache(folder).stats()
+    typer.echo(f"cache: {s.path}")
+    typer.echo(f"size: {s.bytes:,} bytes")
+    typer.echo(f"tables: {s.tables:,}")
+    typer.echo(f"opening leads: {s.leads:,}")
