@@ -20,9 +20,17 @@ from handrec.cli.app import (
     _limits,
     _nothing_found,
     _printable,
+    _require_solver,
     _unreadable,
     app,
 )
+from handrec.cli.dd import NO_CACHE_HELP, DDProgress
+
+
+def _dd_cache_dir():
+    from handrec.dd.cache import default_cache_dir
+
+    return default_cache_dir()
 
 
 class Engine(StrEnum):
@@ -79,6 +87,21 @@ def convert(
         bool,
         typer.Option("--wait", help="When another convert is writing DIR, wait for it instead of refusing."),
     ] = False,
+    dd: Annotated[
+        bool,
+        typer.Option(
+            "--dd",
+            help="Double dummy for every deal (needs handrec[dd]): the deals table, the boards' dd_tricks, "
+            "tricks_vs_dd, par_score_ns, score_vs_par_ns, and the checks of validate --dd (D210-D214).",
+        ),
+    ] = False,
+    dd_leads: Annotated[
+        bool, typer.Option("--dd-leads", help="With --dd: also the leads table (declarer's tricks after each lead).")
+    ] = False,
+    dd_margin: Annotated[
+        int, typer.Option("--dd-margin", min=1, help="With --dd: D214 for a result this many tricks from double dummy.")
+    ] = 3,
+    no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
 ) -> None:
     """Convert PBN and LIN files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
 
@@ -94,6 +117,9 @@ def convert(
     from handrec.runs.convert import convert as do_convert
 
     limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
+    if dd or dd_leads:
+        _require_solver()
+    dd_bar = DDProgress("double dummy") if (dd or dd_leads) and not quiet else None
     if scheduler is not None and engine is not Engine.dask:
         typer.echo("handrec: --scheduler goes with --engine dask (it names the Dask cluster to run on)", err=True)
         raise typer.Exit(2)
@@ -146,6 +172,11 @@ def convert(
                 engine=engine.value,
                 scheduler=scheduler,
                 max_errors=1 if fail_fast else max_errors,
+                dd=dd or dd_leads,
+                dd_leads=dd_leads,
+                dd_margin=dd_margin,
+                dd_cache=None if no_dd_cache else _dd_cache_dir(),
+                dd_progress=dd_bar,
             )
     except DatasetBusy as e:
         typer.echo(f"handrec: {_printable(str(e))}; run again when it ends, or add --wait", err=True)
@@ -160,6 +191,8 @@ def convert(
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         stop()
+        if dd_bar is not None:
+            dd_bar.close()
         typer.echo("handrec: interrupted; run the same command with --resume to continue", err=True)
         raise typer.Exit(130) from None
     stop()

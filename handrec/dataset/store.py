@@ -64,7 +64,7 @@ import itertools
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,12 +121,14 @@ DICTIONARY_COLUMNS: dict[str, list[str]] = {
     "diagnostics": ["source_file", "code", "severity", "message"],
     "tables": ["source_file", "table_name", "column"],
     "files": ["format", "status"],
+    "leads": ["source_file", "lead"],
+    "deals": ["dealer", "source"],
 }
 
 _MANIFEST = "manifest.jsonl"
 _MANIFEST_FORMAT = 1
 #: Tables whose rows belong to inputs (``files`` is built from the inputs' summaries).
-ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "tables")
+ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "leads")
 _OLD = "<dataset>"  # the source name of rows reused from the existing dataset
 
 
@@ -297,12 +299,15 @@ class OldDataset:
         self.by_path = by_path
 
     @classmethod
-    def open(cls, out: Path) -> OldDataset | None:
-        """The reusable inputs of the dataset in ``out``, or ``None`` (no dataset, other version, mixed runs)."""
+    def open(cls, out: Path, dd_mode: str = "") -> OldDataset | None:
+        """The reusable inputs of the dataset in ``out``, or ``None`` (no dataset, other version, mixed runs,
+        converted with other double-dummy options: ``dd_mode``, as :func:`merge` records it)."""
         runs = set()
         try:
             for t in SCHEMAS:
                 meta = pq.read_schema(out / f"{t}.parquet").metadata or {}
+                if meta.get(b"handrec.dd", b"") != dd_mode.encode():
+                    return None
                 if meta.get(b"handrec.schema_version") != SCHEMA_VERSION.encode():
                     return None
                 if meta.get(b"handrec.version") != __version__.encode():
@@ -350,12 +355,13 @@ class WorkFolder:
     :raises OSError: when the folder cannot be made or written.
     """
 
-    def __init__(self, out: Path, resume: bool) -> None:
+    def __init__(self, out: Path, resume: bool, dd_mode: str = "") -> None:
         header = {
             "handrec_work": _MANIFEST_FORMAT,
             "schema_version": SCHEMA_VERSION,
             "handrec_version": __version__,
             "dataset": _fingerprint(out),
+            "dd": dd_mode,
         }
         root = out / WORK_DIR
         self.root = root
@@ -507,17 +513,29 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def merge(out: Path, work: Path, order: list[InputRows], run_id: str, row_group_rows: int) -> None:
+def merge(
+    out: Path,
+    work: Path,
+    order: list[InputRows],
+    run_id: str,
+    row_group_rows: int,
+    dd_mode: str = "",
+    finish: Callable[[dict[str, Path], dict[bytes, bytes]], None] | None = None,
+) -> None:
     """Write the final tables of the dataset in ``out`` from the parts in ``work`` and the old dataset, in input order.
 
     ``order``: every input, in input order (its ``files`` row, and where its rows are);
     ``run_id``: written to every table's metadata (``handrec.run``); ``row_group_rows``:
     rows per row group.  ``board_id`` is renumbered from 0 in that order.  Each table is
     written to ``out/.NAME.parquet.tmp``, fsynced, and renamed into place (see the module doc).
+    The tables built from the others (``deals``) are written empty, then ``finish(tmp_paths,
+    metadata)`` may write them (``convert --dd``: :func:`handrec.dataset.deals.write_deals`)
+    before the renames; ``dd_mode`` (the double-dummy options) goes into the metadata
+    (``handrec.dd``), so that a conversion with other options does not reuse the rows.
 
     :raises OSError: when a table cannot be written.
     """
-    meta = {**metadata(), b"handrec.run": run_id.encode()}
+    meta = {**metadata(), b"handrec.run": run_id.encode(), b"handrec.dd": dd_mode.encode()}
     tmp = {t: out / f".{t}.parquet.tmp" for t in SCHEMAS}
     for t in ROW_TABLES:
         writer = _TableWriter(tmp[t], SCHEMAS[t].with_metadata(meta), row_group_rows, DICTIONARY_COLUMNS[t])
@@ -569,6 +587,11 @@ def merge(out: Path, work: Path, order: list[InputRows], run_id: str, row_group_
         writer.write(buf.take("files"))
     finally:
         writer.close()
+    for t in SCHEMAS:
+        if t not in ROW_TABLES and t != "files":
+            pq.write_table(SCHEMAS[t].empty_table().replace_schema_metadata(meta), tmp[t])
+    if finish is not None:
+        finish(tmp, meta)
     for t in SCHEMAS:
         _fsync(tmp[t])
     for t in SCHEMAS:

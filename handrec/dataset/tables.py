@@ -33,7 +33,7 @@ from handrec.rules.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row", "description"]
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 _ERROR, _WARNING = Severity.ERROR, Severity.WARNING
 
@@ -56,6 +56,55 @@ def description(field: pa.Field) -> str:
 
 _BOARD_ID = "The game's id in the dataset (0-based, in reading order): the key to boards.board_id."
 _SOURCE = "The input read: its path, ARCHIVE!MEMBER for an archive member, - for standard input."
+
+
+# ``convert --dd`` (handrec.dd; null without --dd, or without a complete deal).
+_DD_BOARD_FIELDS = [
+    _col("dd_tricks", _i16, "Tricks the contract's declarer takes double dummy (convert --dd)."),
+    _col("tricks_vs_dd", _i16, "result minus dd_tricks: tricks above (+) or below (-) double dummy."),
+    _col("par_score_ns", _i32, "Par score for North-South on this deal, vulnerability and dealer."),
+    _col("score_vs_par_ns", _i32, "score_ns minus par_score_ns: North-South's points above or below par."),
+    _col("dd_source", _str, "'file': the file's own table, confirmed by the solver; 'solver': solved."),
+]
+_DD_SEAT_LETTERS = ("n", "s", "e", "w")
+_DD_STRAIN_NAMES = ("nt", "s", "h", "d", "c")
+_DD_VULS = (("none", "None"), ("ns", "NS"), ("ew", "EW"), ("both", "Both"))
+_DD_TABLES = {
+    "deals": pa.schema(
+        [
+            _col("deal", _str, "The deal, North first (one row per distinct complete deal, convert --dd)."),
+            _col("dealer", _str, "The dealer of its first board (decides par when both sides can bid first)."),
+            _col("boards", _i32, "Rows of boards played with this deal."),
+            _col("source", _str, "'file' when a file's own table was confirmed by the solver, else 'solver'."),
+            *[
+                _col(f"dd_{seat}_{strain}", pa.int8(), f"Double-dummy tricks for {seat.upper()} in {strain.upper()}.")
+                for seat in _DD_SEAT_LETTERS
+                for strain in _DD_STRAIN_NAMES
+            ],
+            *[
+                f
+                for key, vul in _DD_VULS
+                for f in (
+                    _col(
+                        f"par_{key}", _i32, f"Par score for North-South with vulnerability {vul} (null: not played so)."
+                    ),
+                    _col(f"par_contracts_{key}", _str, f"The par contracts with vulnerability {vul} ('NS 4S=; ...')."),
+                )
+            ],
+        ]
+    ),
+    "leads": pa.schema(
+        [
+            _col("board_id", _i64, "The board (boards.board_id) whose contract this lead is against."),
+            _col("source_file", _str, "The board's input."),
+            _col("lead", _str, "A card the opening leader holds (convert --dd-leads)."),
+            _col("dd_tricks", _i16, "Tricks declarer takes double dummy after this opening lead."),
+            _col("best", pa.bool_(), "Whether no other lead holds declarer to fewer tricks."),
+            _col("cost", _i16, "Tricks this lead gives declarer over the best lead (0 for a best lead)."),
+            _col("played", pa.bool_(), "Whether this card was the opening lead at the table."),
+        ]
+    ),
+}
 
 SCHEMAS: dict[str, pa.Schema] = {
     "boards": pa.schema(
@@ -103,6 +152,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             _col("cards_played", _i16, "How many cards of the play are given (52 for a full play)."),
             _col("errors", _i16, "The game's error diagnostics (its rows in diagnostics of severity error)."),
             _col("warnings", _i16, "The game's warnings."),
+            *_DD_BOARD_FIELDS,
         ]
     ),
     "calls": pa.schema(
@@ -164,6 +214,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             _col("bytes", _i64, "Its size in bytes (decompressed)."),
         ]
     ),
+    **_DD_TABLES,
 }
 
 
@@ -308,6 +359,11 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         "cards_played": played,
         "errors": errors,
         "warnings": warnings,
+        "dd_tricks": None,
+        "tricks_vs_dd": None,
+        "par_score_ns": None,
+        "score_vs_par_ns": None,
+        "dd_source": None,
     }
 
 
@@ -337,8 +393,11 @@ class TableBuffers:
         for k, v in row.items():
             cols[k].append(v)
 
-    def add(self, a: Analysis) -> int:
-        """Append one analysed board's rows; returns its ``board_id``."""
+    def add(self, a: Analysis, dd: dict[str, Any] | None = None) -> int:
+        """Append one analysed board's rows; returns its ``board_id``.  ``dd``: its double-dummy
+        columns (``convert --dd``: :meth:`handrec.dd.rows.DDRows.push`): the boards row's
+        ``dd_*`` values, and ``leads`` (rows of the ``leads`` table without ``board_id`` and
+        ``source_file``)."""
         bid = self.next_board_id
         self.next_board_id += 1
         self.pending_boards += 1
@@ -364,7 +423,18 @@ class TableBuffers:
             cols["call"].extend(texts)
             cols["alert"].extend([call.alert for call in calls])
             cols["annotation"].extend([call.annotation for call in calls])
-        self._append("boards", _board_row(bid, a, auction_text))
+        row = _board_row(bid, a, auction_text)
+        if dd:
+            leads = dd.get("leads")
+            row.update((k, v) for k, v in dd.items() if k != "leads")
+            if leads:
+                cols = self.rows["leads"]
+                for lead in leads:
+                    cols["board_id"].append(bid)
+                    cols["source_file"].append(path)
+                    for k, v in lead.items():
+                        cols[k].append(v)
+        self._append("boards", row)
         tricks = a.replay.tricks
         if tricks:
             self._add_plays(bid, path, tricks)

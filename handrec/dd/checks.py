@@ -35,6 +35,7 @@ __all__ = [
     "check_result",
     "game_dd",
     "worklist",
+    "not_solvable",
 ]
 
 #: Tricks between a result and double dummy from which ``validate --dd`` warns (D214; ``--dd-margin``).
@@ -188,9 +189,14 @@ def check_games(
             continue
         if solvable(b):
             wanted.append((b, contract, tricks, written))
-        elif written:
+            continue
+        if written:
             first = next(t for t in b.tags if t.name in CHECKED_TAGS and t.value.strip() not in ("", "?", "#"))
             out.append(make("D213", b.origin, first.span, tag=first.name, reason="the deal is not complete"))
+        if played:
+            d = not_solvable(b)
+            if d is not None:
+                out.append(d)
     tables = solver.solve_tables([w[0].deal for w in wanted], progress=progress) if wanted else []  # type: ignore[misc]
     for (b, contract, tricks, written), table in zip(wanted, tables):
         if written:
@@ -200,6 +206,20 @@ def check_games(
             if d is not None:
                 out.append(d)
     return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
+
+
+def not_solvable(board: Board) -> Diagnostic | None:
+    """**D216** (info) for a board whose deal is given but not complete (no double dummy for it; a board
+    without any deal has D205 already), else ``None``."""
+    deal = board.deal
+    if deal is None or deal.is_complete:
+        return None
+    given = sum(len(h) for h in deal.hands if h is not None)
+    if given < 52:
+        reason = f"the deal gives {given} of 52 cards"
+    else:
+        reason = "the deal is not 4 hands of 13 different cards"
+    return make("D216", board.origin, board.tag_span("Deal"), reason=reason)
 
 
 def _played(contract: Contract | None, tricks: int | None) -> bool:

@@ -173,6 +173,8 @@ class _Job:
     inputs: list[Input]
     known: dict[str, tuple[str, ...]]
     batch_boards: int
+    #: ``convert --dd``: (cache folder or ``None``, D214 margin, opening leads) for :class:`handrec.dd.rows.DDRows`
+    dd: tuple[str | None, int | None, bool] | None = None
 
 
 @dataclass
@@ -208,6 +210,11 @@ def _run_job(job: _Job) -> _JobResult:
 
     done: list[InputRows] = []
     diagnostics: list[Diagnostic] = []
+    dd = None
+    if job.dd is not None:
+        from handrec.dd.rows import DDRows
+
+        dd = DDRows(job.dd[0], margin=job.dd[1], leads=job.dd[2])
     with part:
         for inp in job.inputs:
             shas = job.known.get(inp.path)
@@ -238,9 +245,10 @@ def _run_job(job: _Job) -> _JobResult:
                 except Exception as ex:
                     failure = ex
                     break
-                buf.add(a)
-                e += a.errors
-                w += a.warnings
+                for a_, dd_row in dd.push(a) if dd is not None else ((a, None),):
+                    buf.add(a_, dd_row)
+                    e += a_.errors
+                    w += a_.warnings
                 if recs is not None or not claims:  # past the limit: only look for a first claim
                     r = record(board, a.replay)
                     claims = claims or bool(r.claims or r.tables)
@@ -251,6 +259,10 @@ def _run_job(job: _Job) -> _JobResult:
                             recs, unchecked = None, limit
                 if buf.pending_boards >= job.batch_boards:
                     flush()
+            for a_, dd_row in dd.drain() if dd is not None else ():  # the input's last boards
+                buf.add(a_, dd_row)
+                e += a_.errors
+                w += a_.warnings
             if failure is not None:  # as validate reports it (the boards before it are kept)
                 inp.diagnostics.append(
                     make("F015", None, None, path=inp.path, error=f"{type(failure).__name__}: {failure}")
@@ -374,6 +386,11 @@ def convert(
     engine: str = "local",
     scheduler: str | None = None,
     max_errors: int | None = None,
+    dd: bool = False,
+    dd_leads: bool = False,
+    dd_margin: int | None = None,
+    dd_cache: str | os.PathLike[str] | None = None,
+    dd_progress: Callable[[int, int], None] | None = None,
 ) -> ConvertSummary:
     """Read every PBN/LIN input under ``paths`` and write the Parquet dataset to ``out_dir``.
 
@@ -403,6 +420,16 @@ def convert(
     inputs get a ``files`` row with status ``not_read`` and
     ``summary.stopped`` is set (see the module doc).
 
+    ``dd`` (``convert --dd``): every board with a complete deal gets its
+    double-dummy columns and checks (:mod:`handrec.dd.rows`, solved by the
+    workers, the cache first), and the ``deals`` table one row per distinct
+    complete deal (:func:`handrec.dataset.deals.write_deals`); ``dd_leads`` also
+    the ``leads`` table; ``dd_margin`` D214's margin (``None``: no D214);
+    ``dd_cache`` the cache folder (``None``: a cache of this run only, in the
+    work folder, so ``resume`` keeps what was solved); ``dd_progress`` the
+    progress of the deals the ``deals`` table still needs solved.  A dataset
+    converted with other ``dd`` options is not reused.
+
     :raises OSError: when ``out_dir`` cannot be created or written; :class:`FileExistsError`
         when it holds a Parquet file of a table name that handrec did not write (never overwritten).
     :raises ValueError: when ``jobs`` is below 1 or ``engine`` is unknown.
@@ -420,17 +447,21 @@ def convert(
     if max_errors is not None and max_errors < 1:
         raise ValueError(f"max_errors must be at least 1, not {max_errors}")
     out = Path(out_dir)
+    dd = dd or dd_leads
+    dd_mode = "" if not dd else f"{'leads' if dd_leads else 'tables'}:{dd_margin or 0}"
     refuse_foreign_tables(out)
     client = _dask_client(jobs, scheduler) if engine == "dask" else None  # first: an unreachable one writes nothing
     try:
         out.mkdir(parents=True, exist_ok=True)
-        old = None if force else OldDataset.open(out)
-        work = WorkFolder(out, resume)
+        old = None if force else OldDataset.open(out, dd_mode)
+        work = WorkFolder(out, resume, dd_mode)
     except BaseException:
         if client is not None:
             _close_client(client)
         raise
     summary = ConvertSummary(discarded_work=work.discarded)
+    dd_dir = None if not dd else str(dd_cache) if dd_cache is not None else str(work.root / "dd-cache")
+    dd_job = None if not dd else (dd_dir, dd_margin, dd_leads)
     known: dict[str, set[str]] = {}
     if old is not None:
         for p, d in old.by_path.items():
@@ -496,7 +527,7 @@ def convert(
     def job(inputs: list[Input]) -> _Job:
         part = f"p{token}-{next(seq):06d}"
         k = {i.path: tuple(sorted(known[i.path])) for i in inputs if i.path in known}
-        return _Job(part, str(work.root), inputs, k, batch_boards)
+        return _Job(part, str(work.root), inputs, k, batch_boards, dd_job)
 
     def drop(tasks: deque[tuple[list[Input] | None, str | None, Future[_JobResult]]]) -> None:
         """After the stop: the tasks in flight are cancelled (or their results ignored); their inputs not read."""
@@ -563,6 +594,17 @@ def convert(
     if summary.files == 0 and summary.boards == 0 and (out / "files.parquet").exists():
         summary.written = False  # nothing read: the dataset there stays as it was
     else:
-        merge(out, work.root, order, token, row_group_rows)
+        finish = None
+        if dd:
+            from handrec.dataset.deals import write_deals
+
+            def finish(tmp: dict[str, Path], meta: dict[bytes, bytes]) -> None:
+                write_deals(tmp["boards"], tmp["deals"], meta, dd_dir, jobs=jobs, progress=dd_progress)
+
+        merge(out, work.root, order, token, row_group_rows, dd_mode, finish)
+    if dd:
+        from handrec.dd.rows import release_worker_solver
+
+        release_worker_solver(dd_dir)  # the in-process one (jobs 1), before its run cache may go
     shutil.rmtree(work.root, ignore_errors=True)
     return summary
