@@ -28,6 +28,7 @@ from handrec.cli import app
 from handrec.dataset.query import QueryError
 from handrec.dataset.query import run as query
 from handrec.dataset.store import WORK_DIR
+from handrec.dataset.tables import SCHEMAS
 from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
@@ -184,7 +185,7 @@ def test_kill_at_random_points_then_resume(tmp_path: Path) -> None:
             assert _same(now, want), where
             assert now["boards"].column("board_id").to_pylist() == list(range(want["boards"].num_rows)), where
             assert not (out / WORK_DIR).exists(), where
-            assert sorted(p.name for p in out.iterdir()) == [f"{t}.parquet" for t in sorted(TABLES)], where
+            assert sorted(p.name for p in out.iterdir()) == [f"{t}.parquet" for t in sorted(SCHEMAS)], where
             shutil.rmtree(out)
     finally:
         zygote.close()
