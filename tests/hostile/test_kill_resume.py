@@ -160,7 +160,7 @@ def test_kill_at_random_points_then_resume(tmp_path: Path) -> None:
                 seen["nothing"] += 1
             else:
                 runs = {_run_id(out / n) for n in present}
-                if len(present) == len(TABLES) and len(runs) == 1:
+                if len(present) == len(SCHEMAS) and len(runs) == 1:
                     now = _tables(out)
                     if had_old and _same(now, was):
                         seen["old"] += 1
