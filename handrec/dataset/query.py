@@ -315,6 +315,45 @@ RANKINGS_COLUMNS: dict[str, str] = {
 VIEWS: dict[str, dict[str, str]] = {"travellers": TRAVELLERS_COLUMNS, "rankings": RANKINGS_COLUMNS}
 
 
+#: The double-dummy views over ``convert --dd``'s columns (empty without ``--dd``):
+#: ``par_reached`` (every scored game with a par: ``at_par`` when North-South's score is the par
+#: score, ``vs_par_ns`` the points above it); ``declarer_play`` (every game whose contract has a
+#: double-dummy count: declarer's name, the result against double dummy); ``lead_cost`` (each
+#: opening lead made, from the ``leads`` table: the leader's name, declarer's tricks after it, the
+#: tricks it cost against the best lead, whether it was a best lead); ``dd_outliers`` (the games
+#: furthest from double dummy: ``distance`` is the tricks between the result and double dummy).
+_DD_VIEWS = (
+    """
+CREATE VIEW par_reached AS
+SELECT board_id, source_file, event, board, deal, vulnerable, contract, declarer, result, score_ns,
+       par_score_ns, score_vs_par_ns AS vs_par_ns, score_ns = par_score_ns AS at_par
+FROM boards WHERE score_ns IS NOT NULL AND par_score_ns IS NOT NULL
+""",
+    """
+CREATE VIEW declarer_play AS
+SELECT board_id, source_file, event, board, contract, declarer,
+       CASE declarer WHEN 'N' THEN north WHEN 'E' THEN east WHEN 'S' THEN south WHEN 'W' THEN west END AS declarer_name,
+       result, dd_tricks, tricks_vs_dd, cards_played
+FROM boards WHERE dd_tricks IS NOT NULL AND result IS NOT NULL
+""",
+    """
+CREATE VIEW lead_cost AS
+SELECT l.board_id, b.source_file, b.event, b.board, b.contract, b.declarer,
+       CASE b.declarer WHEN 'N' THEN 'E' WHEN 'E' THEN 'S' WHEN 'S' THEN 'W' WHEN 'W' THEN 'N' END AS leader,
+       CASE b.declarer WHEN 'N' THEN b.east WHEN 'E' THEN b.south WHEN 'S' THEN b.west WHEN 'W' THEN b.north END
+           AS leader_name,
+       l.lead, l.dd_tricks, l.cost, l.best, b.result
+FROM leads l JOIN boards b USING (board_id) WHERE l.played
+""",
+    """
+CREATE VIEW dd_outliers AS
+SELECT board_id, source_file, source_line, event, board, contract, declarer, result, dd_tricks, tricks_vs_dd,
+       abs(tricks_vs_dd) AS distance
+FROM boards WHERE tricks_vs_dd IS NOT NULL
+""",
+)
+
+
 def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]:
     """The Parquet tables of the dataset in ``root``; refuses a missing dataset or one mixing runs."""
     if not (root / "boards.parquet").is_file():
@@ -346,7 +385,7 @@ def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]
 
 #: What identifies the SQL of the ``travellers`` and ``rankings`` views: a ``--db`` file built
 #: with other views (an older grouping of sessions) is rebuilt, or refused without the dataset.
-VIEWS_ID = hashlib.sha256((_TRAVELLERS + _RANKINGS).encode()).hexdigest()[:16]
+VIEWS_ID = hashlib.sha256((_TRAVELLERS + _RANKINGS + "".join(_DD_VIEWS)).encode()).hexdigest()[:16]
 
 
 def dataset_state(dataset: str | os.PathLike[str]) -> dict[str, Any]:
@@ -431,6 +470,8 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
             raise QueryError(f"{dataset}: {f.name} is gone ({e.__class__.__name__}); run the query again") from None
     con.execute(_TRAVELLERS)
     con.execute(_RANKINGS)
+    for view in _DD_VIEWS:
+        con.execute(view)
     _lock(con, allow_external)
     return con
 
@@ -491,6 +532,8 @@ def materialise(dataset: str | os.PathLike[str], db: str | os.PathLike[str]) -> 
                 con.unregister("handrec_source")
             con.execute(_TRAVELLERS)
             con.execute(_RANKINGS)
+            for view in _DD_VIEWS:
+                con.execute(view)
             con.execute(f"CREATE TABLE {_META} (key VARCHAR PRIMARY KEY, value VARCHAR)")
             con.execute(f"INSERT INTO {_META} VALUES ('state', ?)", [json.dumps(state, sort_keys=True)])
             con.execute("CHECKPOINT")

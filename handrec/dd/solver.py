@@ -83,7 +83,7 @@ POOL_TASK = 4
 #: Fewest deals to solve for which ``"pool"`` mode starts its worker processes (each imports endplay).
 POOL_MIN = 16
 #: ``"pool"`` or ``"threads"``: the faster here (benchmarks/bench_dd.py); ``$HANDREC_DD_MODE`` overrides.
-DEFAULT_MODE = "pool"
+DEFAULT_MODE = "threads"
 #: Tables kept in memory beside a disk cache (past it the memo is cleared: the cache still has them).
 MEMO_LIMIT = 200_000
 

@@ -109,6 +109,21 @@ def test_convert_dd_jobs_and_dask_identical_and_nothing_solved_twice(tmp_path: P
         assert min(r["dd_tricks"] for r in rows) == boards[bid]["dd_tricks"]
         assert sum(r["played"] for r in rows) == 1 and {r["cost"] for r in rows if r["best"]} == {0}
 
+    # The SQL views over them.
+    from handrec.dataset.query import connect
+
+    con = connect(tmp_path / "one")
+    at_par = sum(b["score_ns"] == b["par_score_ns"] for b in boards[:6])
+    assert con.execute("select count(*), sum(CAST(at_par AS INTEGER)) from par_reached").fetchone() == (6, at_par)
+    made = [b for b in boards[:6]]
+    got = con.execute("select board_id, tricks_vs_dd from declarer_play order by board_id").fetchall()
+    assert got == [(i, b["tricks_vs_dd"]) for i, b in enumerate(made)]
+    lead_rows = con.execute("select board_id, lead, cost from lead_cost order by board_id").fetchall()
+    assert lead_rows == [(r["board_id"], r["lead"], r["cost"]) for r in leads if r["played"]]
+    far = con.execute("select board_id, distance from dd_outliers order by distance desc, board_id limit 1").fetchone()
+    assert far[1] == max(abs(b["tricks_vs_dd"]) for b in made)
+    con.close()
+
     # A second convert --dd into the same folder (every input unchanged) and a --force one solve nothing.
     _no_solving(monkeypatch)
     convert([src], tmp_path / "one", jobs=1, dd_leads=True, dd_margin=3, dd_cache=cache)
