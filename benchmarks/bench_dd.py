@@ -11,7 +11,7 @@ so that the machine's load weighs on all alike):
 * ``handrec threads``: :class:`handrec.dd.solver.Solver` in ``"threads"``
   mode with an empty cache (a fresh SQLite file each round): DDS's threads;
 * ``handrec pool``: the same in ``"pool"`` mode: one worker process per core,
-  each DDS with one thread, tasks of 4 deals, hardest first (the pool is
+  each DDS with one thread, tasks of 4 deals (the pool is
   started before the round, as a command's pool lives for the whole run).
 
 It prints deals/s, CPU use (cores busy: CPU seconds of the process and its

@@ -86,12 +86,17 @@ def write_deals(
     keys = sorted(first, key=first.__getitem__)
     solver = Solver(None if cache_dir is None else DDCache(cache_dir), jobs=jobs, progress=progress)
     writer = pq.ParquetWriter(deals, schema, compression="zstd")
+    keys_written = 0
     try:
         for start in range(0, len(keys), CHUNK):
             chunk = keys[start : start + CHUNK]
-            tables = solver.tables(chunk)
+            tables = _solve(solver, chunk)
             cols: dict[str, list] = {f.name: [] for f in schema}
-            for key, table in zip(chunk, tables):
+            for key in chunk:
+                table = tables.get(key)
+                if table is None:  # the solver refused it: no row (its boards carry a D216)
+                    continue
+                keys_written += 1
                 dealer, count, vuls, from_file = info[key]
                 cols["deal"].append(key)
                 cols["dealer"].append(dealer)
@@ -113,4 +118,22 @@ def write_deals(
     finally:
         writer.close()
         solver.close()
-    return len(keys)
+    return keys_written
+
+
+def _solve(solver: Solver, keys: list[str]) -> dict:
+    """The tables of ``keys``; when DDS fails on the batch, deal by deal, leaving out those it refuses."""
+    try:
+        return dict(zip(keys, solver.tables(keys)))
+    except ImportError:
+        raise
+    except Exception:
+        out = {}
+        for k in keys:
+            try:
+                out[k] = solver.tables([k])[0]
+            except ImportError:
+                raise
+            except Exception:
+                continue
+        return out

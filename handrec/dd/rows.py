@@ -29,6 +29,7 @@ from handrec.dd.cache import DDCache
 from handrec.dd.checks import DEFAULT_MARGIN, check_board, check_result, game_dd, has_dd_values, not_solvable
 from handrec.dd.engine import BATCH
 from handrec.dd.table import DDTable
+from handrec.diagnostics import make
 from handrec.model import Card, Seat
 from handrec.rules.board import dealer_for_board, vulnerability_for_board
 from handrec.rules.validator import Analysis
@@ -99,23 +100,31 @@ class DDRows:
         """Solve what waits and return every board held, in order."""
         pending, self._pending, self._complete = self._pending, [], 0
         keys = [k for _, k in pending if k is not None]
-        tables = dict(zip(keys, self.solver.tables(keys))) if keys else {}
-        games = [(a, k) for a, k in pending if k is not None and _played(a)]
         digits: dict[int, str] = {}
-        if self.leads and games:
-            items = [(k, a.replay.contract.strain, a.replay.contract.declarer) for a, k in games]  # type: ignore[union-attr]
-            for (a, _), d in zip(games, self.solver.leads(items)):
-                digits[id(a)] = d
+        try:
+            tables = dict(zip(keys, self.solver.tables(keys))) if keys else {}
+            games = [(a, k) for a, k in pending if k is not None and _played(a)]
+            if self.leads and games:
+                items = [(k, a.replay.contract.strain, a.replay.contract.declarer) for a, k in games]  # type: ignore[union-attr]
+                for (a, _), d in zip(games, self.solver.leads(items)):
+                    digits[id(a)] = d
+        except ImportError:
+            raise
+        except Exception as e:  # DDS refused a deal (never seen: deals are checked first): a note, not a crash
+            return [(self._failed(a, e), None) if k is not None else _incomplete(a) for a, k in pending]
         out: list[tuple[Analysis, dict[str, Any] | None]] = []
         for a, key in pending:
             if key is None:
-                d = not_solvable(a.board)
-                if d is not None:
-                    a = Analysis(a.board, a.replay, tuple(sorted((*a.diagnostics, d), key=_position)))
-                out.append((a, None))
+                out.append(_incomplete(a))
                 continue
             out.append(self._one(a, key, tables[key], digits.get(id(a))))
         return out
+
+    def _failed(self, a: Analysis, e: Exception) -> Analysis:
+        d = make(
+            "D216", a.board.origin, a.board.tag_span("Deal"), reason=f"the solver failed ({type(e).__name__}: {e})"
+        )
+        return Analysis(a.board, a.replay, tuple(sorted((*a.diagnostics, d), key=_position)))
 
     def _one(self, a: Analysis, key: str, table: DDTable, digits: str | None) -> tuple[Analysis, dict[str, Any]]:
         b, r = a.board, a.replay
@@ -141,6 +150,14 @@ class DDRows:
             first = r.tricks[0].cards[0] if r.tricks and r.tricks[0].cards else None
             figures["leads"] = lead_rows(key, c.declarer, digits, first)
         return a, figures
+
+
+def _incomplete(a: Analysis) -> tuple[Analysis, None]:
+    """A board without a complete deal: D216 when it has part of one (no ``dd`` columns)."""
+    d = not_solvable(a.board)
+    if d is not None:
+        a = Analysis(a.board, a.replay, tuple(sorted((*a.diagnostics, d), key=_position)))
+    return a, None
 
 
 def _position(d: Any) -> tuple[int, int, str]:

@@ -10,11 +10,16 @@ cache batch by batch, so an interruption (Ctrl-C, ``kill -9``) keeps every
 batch finished before it.
 
 All cores: in ``"threads"`` mode DDS's own threads (one per core) share
-each batch of 40 deals; in ``"pool"`` mode :attr:`Solver.jobs` worker
-processes each run DDS with one thread on small tasks of
-:data:`POOL_TASK` deals, hardest first (:func:`hardness`).  Which is
-faster here is measured by ``benchmarks/bench_dd.py`` (docs/performance.md);
-:data:`DEFAULT_MODE` is the winner and ``$HANDREC_DD_MODE`` overrides it.
+each batch of 40 deals (DDS hands the 200 deal-and-strain problems of a
+batch to its threads as they free up); in ``"pool"`` mode :attr:`Solver.jobs`
+worker processes each run DDS with one thread on small tasks of
+:data:`POOL_TASK` deals.  Which is faster here is measured by
+``benchmarks/bench_dd.py`` (docs/performance.md): :data:`DEFAULT_MODE` is
+the winner, and ``$HANDREC_DD_MODE`` overrides it.  Hardest deals first was
+tried and does not help: no cheap feature of a deal predicted DDS's time
+(the balance of the hands had a rank correlation of -0.2 with the CPU
+time over 40 deals, whose times ranged from 0.03 to 1.8 s), and with small
+tasks handed out as workers free up the tail is one task anyway.
 
 The module-level functions (:func:`solve_tables`, :func:`set_cache_dir`,
 :func:`clear_cache`) work on the process's current solver
@@ -54,7 +59,6 @@ __all__ = [
     "current",
     "session",
     "deal_key",
-    "hardness",
     "solve_tables",
     "solver_available",
     "set_cache_dir",
@@ -82,7 +86,7 @@ BATCH = engine.BATCH
 POOL_TASK = 4
 #: Fewest deals to solve for which ``"pool"`` mode starts its worker processes (each imports endplay).
 POOL_MIN = 16
-#: ``"pool"`` or ``"threads"``: the faster here (benchmarks/bench_dd.py); ``$HANDREC_DD_MODE`` overrides.
+#: ``"threads"`` or ``"pool"``: the faster here (benchmarks/bench_dd.py, docs/performance.md); ``$HANDREC_DD_MODE`` overrides.
 DEFAULT_MODE = "threads"
 #: Tables kept in memory beside a disk cache (past it the memo is cleared: the cache still has them).
 MEMO_LIMIT = 200_000
@@ -114,22 +118,6 @@ def deal_key(deal: Deal | str) -> str:
     if not deal.is_complete:
         raise DDError(f"cannot solve an incomplete deal: {deal}")
     return str(deal)
-
-
-def hardness(key: str) -> int:
-    """A cheap guess of how long DDS takes on a deal, for ordering work hardest first.
-
-    DDS's search grows with the choices the defence and declarer have in
-    each strain; deals whose hands are balanced (no long suit, no void)
-    take longest, and a deal with long suits and voids is cut short.  The
-    guess is the sum over hands and suits of how close each holding is to
-    an even share (``-|length - 3.25|`` scaled), so higher is harder.
-    """
-    total = 0
-    for hand in key[2:].split(" "):
-        for suit in hand.split("."):
-            total -= abs(4 * len(suit) - 13)
-    return total
 
 
 class Solver:
@@ -264,7 +252,6 @@ class Solver:
             progress(0, total)
         use_pool = self.mode == "pool" and self.jobs > 1 and total >= POOL_MIN
         if use_pool:
-            todo = sorted(todo, key=lambda k: hardness(k if isinstance(k, str) else k[0]), reverse=True)
             for chunk, results, done in self._pool_map(fn, todo, task):
                 store(chunk, results)
                 if progress is not None:

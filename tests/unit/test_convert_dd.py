@@ -167,3 +167,25 @@ def test_convert_dd_on_a_corpus_file_with_dd_tags(corpus_dir: Path, tmp_path: Pa
             from handrec.dd.par import parse_optimum_score
 
             assert row["par_score_ns"] == parse_optimum_score(written)
+
+
+def test_a_solver_failure_is_a_note_not_a_crash(tmp_path: Path, monkeypatch) -> None:
+    def broken(keys, *, in_place=False):
+        raise RuntimeError("DDS error -201")
+
+    monkeypatch.setattr(engine, "solve_tables", broken)
+    src = tmp_path / "src"
+    src.mkdir()
+    with open(src / "a.pbn", "w", encoding="utf-8") as f:
+        dump(generate_boards(1, seed=3), f)
+    convert([src], tmp_path / "out", jobs=1, dd=True, dd_margin=3, dd_cache=tmp_path / "cache")
+    diags = pq.read_table(tmp_path / "out" / "diagnostics.parquet").to_pylist()
+    assert [(d["code"], d["message"]) for d in diags] == [
+        ("D216", "no double dummy for this board: the solver failed (RuntimeError: DDS error -201)")
+    ]
+    assert pq.read_table(tmp_path / "out" / "boards.parquet").column("dd_tricks").to_pylist() == [None]
+    assert not (tmp_path / "out" / "dump.txt").exists() and sorted(p.name for p in tmp_path.iterdir()) == [
+        "cache",
+        "out",
+        "src",
+    ]
