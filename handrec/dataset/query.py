@@ -311,9 +311,6 @@ RANKINGS_COLUMNS: dict[str, str] = {
     "session_date": "The session's date (travellers.session_date).",
 }
 
-#: The views over the tables, each with its columns' descriptions (in the order the view gives them).
-VIEWS: dict[str, dict[str, str]] = {"travellers": TRAVELLERS_COLUMNS, "rankings": RANKINGS_COLUMNS}
-
 
 #: The double-dummy views over ``convert --dd``'s columns (empty without ``--dd``):
 #: ``par_reached`` (every scored game with a par: ``at_par`` when North-South's score is the par
@@ -385,6 +382,70 @@ def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]
 
 #: What identifies the SQL of the ``travellers`` and ``rankings`` views: a ``--db`` file built
 #: with other views (an older grouping of sessions) is rebuilt, or refused without the dataset.
+_GAME = {
+    "board_id": "The game (boards.board_id).",
+    "source_file": "The input it was read from.",
+}
+#: The columns of the double-dummy views (convert --dd), each with its one-line description.
+DD_VIEW_COLUMNS: dict[str, dict[str, str]] = {
+    "par_reached": {
+        **_GAME,
+        "event": "The Event tag.",
+        "board": "The board number.",
+        "deal": "The deal, North first.",
+        "vulnerable": "The vulnerability: None, NS, EW or Both.",
+        "contract": "The contract played.",
+        "declarer": "The declarer.",
+        "result": "Tricks taken by declarer.",
+        "score_ns": "North-South's score.",
+        "par_score_ns": "The par score for North-South (boards.par_score_ns).",
+        "vs_par_ns": "score_ns minus par_score_ns: North-South's points above (+) or below (-) par.",
+        "at_par": "Whether the table reached par (score_ns = par_score_ns).",
+    },
+    "declarer_play": {
+        **_GAME,
+        "event": "The Event tag.",
+        "board": "The board number.",
+        "contract": "The contract played.",
+        "declarer": "The declarer's seat.",
+        "declarer_name": "The declarer's name (the North, East, South or West tag of that seat).",
+        "result": "Tricks taken by declarer.",
+        "dd_tricks": "Tricks the contract takes double dummy.",
+        "tricks_vs_dd": "result minus dd_tricks: declarer's play (and the defence's) against double dummy.",
+        "cards_played": "How many cards of the play are given (52: a full play, so no entry mistake).",
+    },
+    "lead_cost": {
+        **_GAME,
+        "event": "The Event tag.",
+        "board": "The board number.",
+        "contract": "The contract played.",
+        "declarer": "The declarer's seat.",
+        "leader": "The opening leader's seat (declarer's left-hand opponent, Law 41).",
+        "leader_name": "The opening leader's name.",
+        "lead": "The opening lead made at the table.",
+        "dd_tricks": "Tricks declarer takes double dummy after that lead.",
+        "cost": "Tricks the lead gave declarer against the best lead (0: a best lead).",
+        "best": "Whether it was a best lead.",
+        "result": "Tricks taken by declarer at the table.",
+    },
+    "dd_outliers": {
+        **_GAME,
+        "source_line": "The line of the input where the game starts.",
+        "event": "The Event tag.",
+        "board": "The board number.",
+        "contract": "The contract played.",
+        "declarer": "The declarer.",
+        "result": "Tricks taken by declarer.",
+        "dd_tricks": "Tricks the contract takes double dummy.",
+        "tricks_vs_dd": "result minus dd_tricks.",
+        "distance": "abs(tricks_vs_dd): order by it, descending, for the boards furthest from double dummy.",
+    },
+}
+
+#: The views over the tables, each with its columns' descriptions (in the order the view gives them).
+VIEWS: dict[str, dict[str, str]] = {"travellers": TRAVELLERS_COLUMNS, "rankings": RANKINGS_COLUMNS, **DD_VIEW_COLUMNS}
+
+
 VIEWS_ID = hashlib.sha256((_TRAVELLERS + _RANKINGS + "".join(_DD_VIEWS)).encode()).hexdigest()[:16]
 
 

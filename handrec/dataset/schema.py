@@ -63,6 +63,8 @@ def describe(dataset: str | os.PathLike[str] | None = None) -> list[Relation]:
             con.register(name, pa.table({f.name: pa.array([], f.type) for f in schema}, schema=schema))
         con.execute(query._TRAVELLERS)
         con.execute(query._RANKINGS)
+        for view in query._DD_VIEWS:
+            con.execute(view)
         tables = list(SCHEMAS)
     else:
         con = query.connect(dataset)
