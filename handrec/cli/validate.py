@@ -177,7 +177,7 @@ def validate(
             "diagnostics": all_diags,
         }
         if dd:
-            from handrec.dd.checks import worklist as order
+            from handrec.dd.director import worklist as order
 
             doc["dd_worklist"] = [d.to_dict() for d in order(worklist)]
         if stopped:
@@ -186,7 +186,7 @@ def validate(
         out.write("\n")
     else:
         if worklist:
-            from handrec.dd.checks import worklist as order
+            from handrec.dd.director import worklist as order
 
             out.write(
                 f"double-dummy worklist: {len(worklist)} result{'s' if len(worklist) > 1 else ''} "

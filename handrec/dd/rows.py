@@ -7,7 +7,7 @@ shared cache first; in a worker process DDS uses its own threads, so one
 worker with one big file still keeps every core busy), and the boards come
 out in their order with
 
-* their ``boards`` columns (:func:`handrec.dd.checks.game_dd`, and
+* their ``boards`` columns (:func:`handrec.dd.director.game_dd`, and
   ``dd_source``: ``"file"`` when the board's own DoubleDummyTricks, Ability
   or OptimumResultTable is what the solver finds, else ``"solver"``);
 * the director's diagnostics added to the analysis (D210-D213 for the
@@ -26,7 +26,7 @@ from typing import Any
 from handrec.dd import solver as solver_mod
 from handrec.dd.boards import board_dd
 from handrec.dd.cache import DDCache
-from handrec.dd.checks import DEFAULT_MARGIN, check_board, check_result, game_dd, has_dd_values, not_solvable
+from handrec.dd.director import DEFAULT_MARGIN, check_board, check_result, game_dd, has_dd_values, not_solvable
 from handrec.dd.engine import BATCH
 from handrec.dd.table import DDTable
 from handrec.diagnostics import make

@@ -427,15 +427,15 @@ _MOVED = {
     "BoardDD": "handrec.dd.boards",
     "board_dd": "handrec.dd.boards",
     "boards_dd": "handrec.dd.boards",
-    "CHECKED_TAGS": "handrec.dd.checks",
-    "check_board": "handrec.dd.checks",
-    "check_boards": "handrec.dd.checks",
-    "has_dd_values": "handrec.dd.checks",
+    "CHECKED_TAGS": "handrec.dd.director",
+    "check_board": "handrec.dd.director",
+    "check_boards": "handrec.dd.director",
+    "has_dd_values": "handrec.dd.director",
 }
 
 
 def __getattr__(name: str) -> Any:
-    """The board-level functions, now in :mod:`handrec.dd.boards` and :mod:`handrec.dd.checks`
+    """The board-level functions, now in :mod:`handrec.dd.boards` and :mod:`handrec.dd.director`
     (which import this module), still reachable as ``handrec.dd.solver.NAME``."""
     where = _MOVED.get(name)
     if where is None:

@@ -522,7 +522,7 @@ class _Reporter:
         self.max_errors = max_errors
         self.dd = None
         if dd:
-            from handrec.dd import checks as ddchecks
+            from handrec.dd import director as ddchecks
 
             self.dd = ddchecks
         self.dd_progress = dd_progress
@@ -636,7 +636,7 @@ def validate_paths(
     part, and :func:`handrec.dd.solver.check_boards` runs on the boards of each input);
     ``dd_progress(done, total)`` is given to the solver; ``dd_margin``: with ``dd``, also warn
     of each result that many tricks or more from double dummy (D214,
-    :func:`handrec.dd.checks.check_games`; ``None``: not checked).  ``pool_bytes``,
+    :func:`handrec.dd.director.check_games`; ``None``: not checked).  ``pool_bytes``,
     ``part_bytes``, ``task_bytes``: when to use the pool, the size of a
     part of a split PBN file (a PBN or LIN file over it is split) and of a
     task of whole inputs (default :data:`handrec.runs.parts.POOL_BYTES`,
