@@ -7,7 +7,6 @@ read or the usage is wrong.
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -196,22 +195,6 @@ class PlainWriter:
 
     def flush(self) -> None:
         self._out.flush()
-
-
-def _progress_bar(label: str):
-    """A ``progress(done, total)`` callback drawing a bar on stderr, or ``None`` when stderr is not a terminal."""
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total if total else width
-        sys.stderr.write(f"\r{label} [{'#' * filled}{' ' * (width - filled)}] {done}/{total} deals")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
 
 
 def _require_solver() -> None:

@@ -88,9 +88,9 @@ def dd(
         bool, typer.Option("--stats", help="Show the cache's file, its size and how many tables it holds.")
     ] = False,
 ) -> None:
-    """The double-dummy cache shared by validate --dd, booklet --dd and convert --dd.
+    """The double-dummy cache every --dd option shares (--stats: its size and contents).
 
-    Solved tables live in one SQLite file in $HANDREC_DD_CACHE (default
+    validate --dd, booklet --dd and convert --dd share it.  Solved tables live in one SQLite file in $HANDREC_DD_CACHE (default
     ~/.cache/handrec); a deal is solved once, whatever command asks.
     """
     from handrec.dd.cache import DDCache, default_cache_dir

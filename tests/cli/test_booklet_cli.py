@@ -198,12 +198,14 @@ def test_dd_without_endplay_is_refused_before_writing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """As validate --dd: exit 2 with one line, nothing written; without --dd the booklet is printed."""
-    from handrec.dd import solver as dd
 
     def missing() -> None:
         raise ImportError("No module named 'endplay'")
 
-    monkeypatch.setattr(dd, "_endplay", missing)
+    from handrec.dd import engine
+
+    monkeypatch.setattr(engine, "_dds", missing)  # endplay not installed
+    monkeypatch.setattr(engine, "available", lambda: False)
     out = tmp_path / name
     r = run("booklet", CLUB_PAIRS, "-o", out, "--dd")
     assert r.exit_code == 2

@@ -324,7 +324,10 @@ def test_dd_requested_without_endplay(boards32: list[Board], monkeypatch: pytest
     def missing() -> None:
         raise ImportError("No module named 'endplay'")
 
-    monkeypatch.setattr(dd, "_endplay", missing)
+    from handrec.dd import engine
+
+    monkeypatch.setattr(engine, "_dds", missing)  # endplay not installed
+    monkeypatch.setattr(engine, "available", lambda: False)
     dd.clear_cache()
     pages = pdf_pages(rp.render_pdf(boards32[:16], dd=True))
     assert len(pages) == 2
