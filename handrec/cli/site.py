@@ -11,11 +11,11 @@ from handrec.cli.app import (
     PathsArg,
     _nothing_found,
     _printable,
-    _progress_bar,
     _require_solver,
     _unreadable,
     app,
 )
+from handrec.cli.dd import NO_CACHE_HELP, DDProgress, dd_session
 
 
 @app.command()
@@ -29,9 +29,10 @@ def site(
         bool | None,
         typer.Option(
             "--dd/--no-dd",
-            help="Solve double dummy for deals without a table (needs handrec\\[dd]: without it, exit 2) / show none.",
+            help="Solve double dummy for deals without a table (needs handrec[dd]: without it, exit 2) / show none.",
         ),
     ] = None,
+    no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
 ) -> None:
     """Write a results website: an index of events and sessions; per session the rankings;
     a page per board (diagram, HCP, double dummy and par, auction and play, traveller scored
@@ -53,13 +54,11 @@ def site(
             yield from read_input(inp)
             input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
-    from handrec.dd.solver import default_cache_dir, set_cache_dir
-
-    previous_cache = set_cache_dir(default_cache_dir())
+    progress = DDProgress() if dd else None
+    session = dd_session(no_dd_cache)  # the shared double-dummy cache (unless --no-dd-cache)
+    session.__enter__()
     try:
-        summary = build_site(
-            boards(), output, title=title, dd=dd, progress=_progress_bar("double dummy") if dd else None
-        )
+        summary = build_site(boards(), output, title=title, dd=dd, progress=progress)
     except NotASiteFolder as e:
         typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
@@ -67,7 +66,9 @@ def site(
         typer.echo(f"handrec: cannot write {_printable(str(output))}: {e.strerror or e}", err=True)
         raise typer.Exit(2) from None
     finally:
-        set_cache_dir(previous_cache)
+        if progress is not None:
+            progress.close()
+        session.__exit__(None, None, None)
     for d in summary.diagnostics:
         typer.echo(_printable(str(d)), err=True)
     bad = [d for d in input_errors if _unreadable(d.code)]
