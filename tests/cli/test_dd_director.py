@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from handrec.cli import app
 from handrec.dd.cache import DDCache
 from handrec.dd.table import DDTable
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.rules.rotation import turn
 from handrec.rules.validator import analyse

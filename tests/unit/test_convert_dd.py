@@ -13,14 +13,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from handrec.runs.convert import convert
 from handrec.dd import engine
 from handrec.dd.boards import board_dd
 from handrec.dd.cache import DDCache
 from handrec.formats.dispatch import read
-from handrec.formats.pbn.values import dump
+from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.model import Deal
+from handrec.runs.convert import convert
 
 pytest.importorskip("endplay")
 
