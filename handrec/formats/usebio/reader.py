@@ -81,6 +81,7 @@ from handrec.formats.usebio.values import (
 from handrec.formats.usebio.xml import CHUNK, Element, parse_xml
 from handrec.model import Board, Card, Column, Contract, Deal, Hand, Origin, Play, Seat, Span, Suit, Table, Tag
 from handrec.rules.board import dealer_for_board, vulnerability_for_board
+from handrec.scoring.duplicate import score_ns
 
 __all__ = ["parse_usebio", "read_usebio_input", "parse_usebio_bytes", "EVENT_TYPES", "SCORING_METHODS"]
 
@@ -239,6 +240,7 @@ class _Game:
     ns: str | None
     ew: str | None
     adjusted: tuple[int, int] | None
+    score: int | None
     claim: tuple[str, str, Element | None] | None  # (tag, value, NS element)
     key: tuple[object, ...]
     tables: list[Table] = field(default_factory=list)
@@ -749,7 +751,7 @@ class _Reader:
                 claim = (ctag, " ".join(parts), ns_v_el if ns_v_el is not None else ew_v_el)
         key = (number if number is not None else label, None if deal is None else str(deal))
         return _Game(origin, number, label, tags, deal, play, contract, result, problems, line, ns, ew, adjusted,
-                     claim, key)
+                     score if isinstance(score, int) else None, claim, key)
 
     # --- tables: travellers with adjusted scores, participants --------------------------------
     def _tables(self, games: list[_Game], sections: list[_Section]) -> None:
@@ -774,7 +776,7 @@ class _Reader:
     def _score_table(self, gs: list[_Game]) -> Table:
         imp = self.method in ("butler", "cross", "imps")
         ns_name, ew_name = _METHOD_TAGS[self.method][2], _METHOD_TAGS[self.method][3]
-        cols = ["PairId_NS", "PairId_EW", "Contract", "Declarer", "Result",
+        cols = ["PairId_NS", "PairId_EW", "Contract", "Declarer", "Result", "Score_NS",
                 "IMP_NS" if imp else "MP_NS", "IMP_EW" if imp else "MP_EW", "Percentage_NS", "Percentage_EW"]
         first = gs[0]
         rows, spans = [], []
@@ -788,12 +790,19 @@ class _Reader:
             c = g.contract
             mark = "^" if g.adjusted is not None else ""
             ns_el, ew_el = line.find(ns_name) if ns_name else None, line.find(ew_name) if ew_name else None
+            # the table is scored on the file's SCORE (as the games are, see handrec.rules.replay):
+            # a line whose contract and tricks give another score (S601 on its game) shows
+            # them as unknown here, so that the table's traveller takes Score_NS
+            agrees = g.score is not None and g.score == _law_score(g)
             row = [
                 g.ns or "?",
                 g.ew or "?",
-                "-" if g.adjusted is not None else "?" if c is None else str(c),
-                "-" if g.adjusted is not None or c is None or c.is_passed_out else str(c.declarer or "?"),
-                "-" if g.adjusted is not None or c is None or c.is_passed_out else "?" if g.result is None else str(g.result),
+                "-" if g.adjusted is not None else "?" if c is None or not agrees else str(c),
+                "-" if g.adjusted is not None else "?" if c is None or not agrees or c.declarer is None
+                else "-" if c.is_passed_out else str(c.declarer),
+                "-" if g.adjusted is not None else "?" if c is None or not agrees or g.result is None
+                else "-" if c.is_passed_out else str(g.result),
+                "^" if g.adjusted is not None else "?" if g.score is None else str(g.score),
                 mark + ns_el.text.strip() if ns_el is not None and ns_el.text.strip() else "?",
                 mark + ew_el.text.strip() if ew_el is not None and ew_el.text.strip() else "?",
                 f"^{g.adjusted[0]}" if g.adjusted is not None else "-",
@@ -803,7 +812,7 @@ class _Reader:
             rows.append(tuple(row))
             spans.append(tuple(rel(e) for e in (line.find("NS_PAIR_NUMBER"), line.find("EW_PAIR_NUMBER"),
                                                 line.find("CONTRACT"), line.find("PLAYED_BY"), line.find("TRICKS"),
-                                                ns_el, ew_el, score_el, score_el)))
+                                                score_el, ns_el, ew_el, score_el, score_el)))
         return Table("ScoreTable", tuple(Column(c) for c in cols), tuple(rows), rel(first.line), tuple(spans))
 
     def _total_tables(self, sections: list[_Section], games: list[_Game]) -> list[tuple[_Game, Table]]:
@@ -901,6 +910,18 @@ class _Wrap:
 
     def iter(self, tag: str) -> Iterator[Element]:
         yield self.el
+
+
+def _law_score(g: _Game) -> int | None:
+    """The N-S score of a game's contract, declarer and tricks (Law 77), ``None`` when not known."""
+    c = g.contract
+    if c is None or g.number is None:
+        return None
+    if c.is_passed_out:
+        return 0
+    if c.declarer is None or g.result is None:
+        return None
+    return score_ns(c, vulnerability_for_board(g.number), g.result)
 
 
 def _header(t: Table) -> str:
