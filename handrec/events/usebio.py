@@ -141,9 +141,7 @@ def usebio_document(boards: Sequence[Board]) -> Built:
     several = sorted(n for n, d in deals.items() if len(d) > 1)
     doc.handset = {n: d for n, d in deal_of.items() if n not in several}
     if several:
-        notes.append(
-            f"boards {', '.join(map(str, several))} were played with more than one deal: not in the HANDSET"
-        )
+        notes.append(f"boards {', '.join(map(str, several))} were played with more than one deal: not in the HANDSET")
     return Built(doc, notes)
 
 
@@ -192,7 +190,7 @@ def _pairs(
     section_of: dict[tuple[str, str], str | None] = {}
     sections: dict[str | None, Section] = {}
     players: dict[tuple[str, str], list[Player]] = {}
-    for (blabel, ns, ew), b in by_line.items():
+    for (_board, ns, ew), b in by_line.items():
         sec = b.tag("Section")
         for d, label, seats in (("NS", ns, ("North", "South")), ("EW", ew, ("East", "West"))):
             if label is None:
@@ -308,8 +306,15 @@ def _teams(
                         if name and name not in ("?", "-") and all(p.name != name for p in team_players[team]):
                             team_players[team].append(Player(name))
             lines.append(
-                Line(None, None, _contract(e.contract, e.declarer), _lead(b) if b else None, e.tricks, e.score_ns,
-                     direction=direction)
+                Line(
+                    None,
+                    None,
+                    _contract(e.contract, e.declarer),
+                    _lead(b) if b else None,
+                    e.tricks,
+                    e.score_ns,
+                    direction=direction,
+                )
             )
         m.boards.append(MatchBoard(tb.board, str(tb.imps_home), lines))
     for m in matches.values():
@@ -319,8 +324,14 @@ def _teams(
     for n, i in sorted(ids.items(), key=lambda x: int(x[1])):
         row = places.get(n)
         sec.participants.append(
-            Participant(i, None, row.rank if row else None, None if row is None else _two(row.total),
-                        players=team_players.get(n, []), team_name=n)
+            Participant(
+                i,
+                None,
+                row.rank if row else None,
+                None if row is None else _two(row.total),
+                players=team_players.get(n, []),
+                team_name=n,
+            )
         )
     sec.matches = list(matches.values())
     doc.sections = [sec]

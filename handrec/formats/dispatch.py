@@ -148,7 +148,9 @@ def read(source: str | os.PathLike[str] | BinaryIO | TextIO, *, format: str | No
     if fmt == "usebio":
         from handrec.formats.usebio.reader import parse_usebio
 
-        yield from parse_usebio(itertools.chain(head, raw_lines), name, diags, max_document=DEFAULT_LIMITS.max_board_bytes)
+        yield from parse_usebio(
+            itertools.chain(head, raw_lines), name, diags, max_document=DEFAULT_LIMITS.max_board_bytes
+        )
         return
     lines = decode_lines(itertools.chain(head, raw_lines), name, diags)  # type: ignore[arg-type]
     yield from _parser(fmt)(lines, name, diags, DEFAULT_LIMITS.max_board_bytes)

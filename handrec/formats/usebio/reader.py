@@ -68,7 +68,6 @@ from typing import Any
 
 from handrec.diagnostics import Diagnostic, make
 from handrec.formats.usebio.values import (
-    artificial_kind,
     parse_contract,
     parse_date,
     parse_decimal,
@@ -294,7 +293,13 @@ class _Reader:
                 n_el = b.find("BOARD_NUMBER")
                 number = _board_number(n_el)
                 if number is None:
-                    self.file("T101", n_el or b, tag="BOARD_NUMBER", value=n_el.text if n_el else "", reason="not a board number")
+                    self.file(
+                        "T101",
+                        n_el or b,
+                        tag="BOARD_NUMBER",
+                        value=n_el.text if n_el else "",
+                        reason="not a board number",
+                    )
                     continue
                 if number in out:
                     self.file("U714", b, element=f"BOARD {number}", parent="HANDSET")
@@ -304,8 +309,13 @@ class _Reader:
                     seat = _SEAT_WORDS.get((h.value("DIRECTION") or "").strip().upper())
                     if seat is None:
                         d = h.find("DIRECTION")
-                        self.file("T101", d or h, tag="DIRECTION", value=h.value("DIRECTION") or "",
-                                  reason="not North, East, South or West")
+                        self.file(
+                            "T101",
+                            d or h,
+                            tag="DIRECTION",
+                            value=h.value("DIRECTION") or "",
+                            reason="not North, East, South or West",
+                        )
                         continue
                     cards: list[Card] = []
                     for name, suit in _SUIT_ELEMENTS:
@@ -337,13 +347,22 @@ class _Reader:
         bsm = event.find("BOARD_SCORING_METHOD")
         if bsm is not None:
             if bsm.text.strip().upper() in SCORING_METHODS:
-                method = SCORING_METHODS[bsm.text.strip().upper()] if method is None or etype in ("PAIRS", "TEAMS") else method
+                method = (
+                    SCORING_METHODS[bsm.text.strip().upper()]
+                    if method is None or etype in ("PAIRS", "TEAMS")
+                    else method
+                )
             else:
                 self.file("U704", bsm, element="BOARD_SCORING_METHOD", value=bsm.text, what="board scoring method")
         winner = (event.value("WINNER_TYPE") or "").strip()
         if winner == "2" and competition != "Pairs":
-            self.file("U712", event.find("WINNER_TYPE"), element="WINNER_TYPE", value=2,
-                      reason=f"NS and EW winners in a {competition.lower()} event (a consumer rejects the file)")
+            self.file(
+                "U712",
+                event.find("WINNER_TYPE"),
+                element="WINNER_TYPE",
+                value=2,
+                reason=f"NS and EW winners in a {competition.lower()} event (a consumer rejects the file)",
+            )
         for name, reason in (("SESSION_COUNT", "not one session"), ("SECTION_COUNT", "not one section")):
             el = event.find(name)
             if el is not None and el.text.strip() not in ("", "1"):
@@ -397,11 +416,18 @@ class _Reader:
         method = found or ("imps" if competition == "Teams" else "mp")
         element = _METHOD_TAGS[method][2] or "traveller line"
         names = {"mp": "matchpoints", "butler": "Butler IMPs", "cross": "cross-IMPs", "imps": "IMPs"}
-        self.file("U705", None if not sections else sections[0].element, value=etype, method=names.get(method, method),
-                  element=element)
+        self.file(
+            "U705",
+            None if not sections else sections[0].element,
+            value=etype,
+            method=names.get(method, method),
+            element=element,
+        )
         return method
 
-    def _header(self, event: Element, club: Element | None, competition: str, method: str, etype: str | None) -> list[Tag]:
+    def _header(
+        self, event: Element, club: Element | None, competition: str, method: str, etype: str | None
+    ) -> list[Tag]:
         tags: list[Tag] = []
 
         def tag(name: str, value: str | None, el: Element | None) -> None:
@@ -458,8 +484,22 @@ class _Reader:
         sec.boards = el.findall("BOARD")
         sec.matches = el.findall("MATCH")
         if el.tag in ("SECTION", "SESSION"):
-            self.unknown(el, ("PARTICIPANTS", "BOARD", "MATCH", "SECTION", "SECTION_ID", "SESSION_ID", "HANDSET",
-                              "BOARDS_PLAYED", "WINNER_TYPE", "TOTAL_TABLES", "DATE"))
+            self.unknown(
+                el,
+                (
+                    "PARTICIPANTS",
+                    "BOARD",
+                    "MATCH",
+                    "SECTION",
+                    "SECTION_ID",
+                    "SESSION_ID",
+                    "HANDSET",
+                    "BOARDS_PLAYED",
+                    "WINNER_TYPE",
+                    "TOTAL_TABLES",
+                    "DATE",
+                ),
+            )
         return sec
 
     # --- participants ----------------------------------------------------------------------
@@ -587,13 +627,27 @@ class _Reader:
                 d = (line.value("DIRECTION") or "").strip().upper()
                 room = "Open" if d == "NS" else "Closed" if d == "EW" else None
                 if room is None:
-                    self.file("U711", line, parent="TRAVELLER_LINE", name="", element="DIRECTION (NS or EW)",
-                              consequence=": the room is not known")
+                    self.file(
+                        "U711",
+                        line,
+                        parent="TRAVELLER_LINE",
+                        name="",
+                        element="DIRECTION (NS or EW)",
+                        consequence=": the room is not known",
+                    )
                 teams = (room, names[0], names[1], rnd, imps_el)
                 yield self._game(sec, header, number, label, n_el or b, line, teams)
 
-    def _game(self, sec: _Section, header: list[Tag], number: int | None, label: str, n_el: Element,
-              line: Element, teams: tuple[Any, ...] | None) -> _Game:
+    def _game(
+        self,
+        sec: _Section,
+        header: list[Tag],
+        number: int | None,
+        label: str,
+        n_el: Element,
+        line: Element,
+        teams: tuple[Any, ...] | None,
+    ) -> _Game:
         origin = Origin(self.path, line.line, line.offset, self.index, "usebio")
         self.index += 1
         problems: list[Diagnostic] = []
@@ -624,8 +678,17 @@ class _Reader:
         if teams is None:
             for side, el, number_ in (("NS", ns_el, ns), ("EW", ew_el, ew)):
                 if el is None or number_ is None:
-                    problems.append(make("U711", origin, rel(line), parent="TRAVELLER_LINE", name="",
-                                         element=f"{side}_PAIR_NUMBER", consequence=": the pair is not known"))
+                    problems.append(
+                        make(
+                            "U711",
+                            origin,
+                            rel(line),
+                            parent="TRAVELLER_LINE",
+                            name="",
+                            element=f"{side}_PAIR_NUMBER",
+                            consequence=": the pair is not known",
+                        )
+                    )
                     continue
                 pair = sec.pairs.get(number_)
                 if pair is None:
@@ -664,8 +727,17 @@ class _Reader:
         score_el = line.find("SCORE")
         score: int | tuple[int, int] | None = None
         if score_el is None:
-            problems.append(make("U711", origin, rel(line), parent="TRAVELLER_LINE", name="", element="SCORE",
-                                 consequence=" (a missing score)"))
+            problems.append(
+                make(
+                    "U711",
+                    origin,
+                    rel(line),
+                    parent="TRAVELLER_LINE",
+                    name="",
+                    element="SCORE",
+                    consequence=" (a missing score)",
+                )
+            )
         else:
             try:
                 score = parse_score(score_el.text)
@@ -692,10 +764,23 @@ class _Reader:
             except ValueError as e:
                 bad(t_el, str(e))
         if adjusted is None and score is not None:
-            for name, el, value in (("CONTRACT", c_el, contract), ("PLAYED_BY", d_el, declarer), ("TRICKS", t_el, result)):
+            for name, el, value in (
+                ("CONTRACT", c_el, contract),
+                ("PLAYED_BY", d_el, declarer),
+                ("TRICKS", t_el, result),
+            ):
                 if value is None and el is None and not (contract is not None and contract.is_passed_out):
-                    problems.append(make("U711", origin, rel(line), parent="TRAVELLER_LINE", name="", element=name,
-                                         consequence=": the score is not checked"))
+                    problems.append(
+                        make(
+                            "U711",
+                            origin,
+                            rel(line),
+                            parent="TRAVELLER_LINE",
+                            name="",
+                            element=name,
+                            consequence=": the score is not checked",
+                        )
+                    )
         if contract is not None and not contract.is_passed_out:
             contract = Contract(contract.level, contract.strain, contract.doubling, declarer)
         if contract is not None:
@@ -704,7 +789,11 @@ class _Reader:
             elif declarer is not None:
                 tags.append(Tag("Declarer", str(declarer), rel(d_el)))
             tags.append(Tag("Contract", str(contract), rel(c_el)))
-            tags.append(Tag("Result", "" if contract.is_passed_out else "" if result is None else str(result), rel(t_el or c_el)))
+            tags.append(
+                Tag(
+                    "Result", "" if contract.is_passed_out else "" if result is None else str(result), rel(t_el or c_el)
+                )
+            )
         elif result is not None:
             tags.append(Tag("Result", str(result), rel(t_el)))
         if isinstance(score, int):
@@ -750,8 +839,24 @@ class _Reader:
             if parts:
                 claim = (ctag, " ".join(parts), ns_v_el if ns_v_el is not None else ew_v_el)
         key = (number if number is not None else label, None if deal is None else str(deal))
-        return _Game(origin, number, label, tags, deal, play, contract, result, problems, line, ns, ew, adjusted,
-                     score if isinstance(score, int) else None, claim, key)
+        return _Game(
+            origin,
+            number,
+            label,
+            tags,
+            deal,
+            play,
+            contract,
+            result,
+            problems,
+            line,
+            ns,
+            ew,
+            adjusted,
+            score if isinstance(score, int) else None,
+            claim,
+            key,
+        )
 
     # --- tables: travellers with adjusted scores, participants --------------------------------
     def _tables(self, games: list[_Game], sections: list[_Section]) -> None:
@@ -776,8 +881,18 @@ class _Reader:
     def _score_table(self, gs: list[_Game]) -> Table:
         imp = self.method in ("butler", "cross", "imps")
         ns_name, ew_name = _METHOD_TAGS[self.method][2], _METHOD_TAGS[self.method][3]
-        cols = ["PairId_NS", "PairId_EW", "Contract", "Declarer", "Result", "Score_NS",
-                "IMP_NS" if imp else "MP_NS", "IMP_EW" if imp else "MP_EW", "Percentage_NS", "Percentage_EW"]
+        cols = [
+            "PairId_NS",
+            "PairId_EW",
+            "Contract",
+            "Declarer",
+            "Result",
+            "Score_NS",
+            "IMP_NS" if imp else "MP_NS",
+            "IMP_EW" if imp else "MP_EW",
+            "Percentage_NS",
+            "Percentage_EW",
+        ]
         first = gs[0]
         rows, spans = [], []
 
@@ -798,11 +913,21 @@ class _Reader:
                 g.ns or "?",
                 g.ew or "?",
                 "-" if g.adjusted is not None else "?" if c is None or not agrees else str(c),
-                "-" if g.adjusted is not None else "?" if c is None or not agrees or c.declarer is None
-                else "-" if c.is_passed_out else str(c.declarer),
-                "-" if g.adjusted is not None else "?" if c is None or not agrees or g.result is None
-                else "-" if c.is_passed_out else str(g.result),
-                "^" if g.adjusted is not None else "?" if g.score is None else str(g.score),
+                "-"
+                if g.adjusted is not None
+                else "?"
+                if c is None or not agrees or c.declarer is None
+                else "-"
+                if c.is_passed_out
+                else str(c.declarer),
+                "-"
+                if g.adjusted is not None
+                else "?"
+                if c is None or not agrees or g.result is None
+                else "-"
+                if c.is_passed_out
+                else str(g.result),
+                "-" if g.adjusted is not None else "?" if g.score is None else str(g.score),
                 mark + ns_el.text.strip() if ns_el is not None and ns_el.text.strip() else "?",
                 mark + ew_el.text.strip() if ew_el is not None and ew_el.text.strip() else "?",
                 f"^{g.adjusted[0]}" if g.adjusted is not None else "-",
@@ -810,9 +935,23 @@ class _Reader:
             ]
             score_el = line.find("SCORE")
             rows.append(tuple(row))
-            spans.append(tuple(rel(e) for e in (line.find("NS_PAIR_NUMBER"), line.find("EW_PAIR_NUMBER"),
-                                                line.find("CONTRACT"), line.find("PLAYED_BY"), line.find("TRICKS"),
-                                                score_el, ns_el, ew_el, score_el, score_el)))
+            spans.append(
+                tuple(
+                    rel(e)
+                    for e in (
+                        line.find("NS_PAIR_NUMBER"),
+                        line.find("EW_PAIR_NUMBER"),
+                        line.find("CONTRACT"),
+                        line.find("PLAYED_BY"),
+                        line.find("TRICKS"),
+                        score_el,
+                        ns_el,
+                        ew_el,
+                        score_el,
+                        score_el,
+                    )
+                )
+            )
         return Table("ScoreTable", tuple(Column(c) for c in cols), tuple(rows), rel(first.line), tuple(spans))
 
     def _total_tables(self, sections: list[_Section], games: list[_Game]) -> list[tuple[_Game, Table]]:
@@ -843,14 +982,15 @@ class _Reader:
         has_pct = any(p.element.find("PERCENTAGE") is not None and p.element.value("PERCENTAGE") for p in everyone)
         has_boards = any(p.element.find("BOARDS_PLAYED") is not None for p in everyone)
         has_ids = any(pl.national for p in everyone for pl in p.players)
-        sort_pct = has_pct and not imp
         cols = [Column("Rank"), Column("PairId"), Column("Names")]
         if has_ids:
             cols.append(Column("NationalIds"))
         cols.append(Column("Direction"))
-        cols.append(Column(total_col, None if sort_pct else "+"))
+        # no sort marker: the rows are in the file's order (PBN 2.1 §5.2); the ranks are
+        # checked against the percentage (else the total) column all the same
+        cols.append(Column(total_col))
         if has_pct:
-            cols.append(Column("TotalPercentage", "+" if sort_pct else None))
+            cols.append(Column("TotalPercentage"))
         if has_boards:
             cols.append(Column("NrBoards"))
         tables = []
@@ -861,7 +1001,7 @@ class _Reader:
             for p in group:
                 el = p.element
 
-                def rel(e: Element | None, el: Element = el) -> Span:
+                def rel(e: Element | None, el: Element = el, carrier_line: int = carrier_line) -> Span:
                     e = e or el
                     return Span(e.line - carrier_line + 1, e.column)
 
@@ -871,7 +1011,11 @@ class _Reader:
                     p.number,
                     p.team_name or names,
                 ]
-                sp = [rel(el.find("PLACE")), rel(el.find("PAIR_NUMBER")), rel(p.players[0].element if p.players else None)]
+                sp = [
+                    rel(el.find("PLACE")),
+                    rel(el.find("PAIR_NUMBER")),
+                    rel(p.players[0].element if p.players else None),
+                ]
                 if has_ids:
                     row.append(";".join(pl.national or "?" for pl in p.players) or "?")
                     sp.append(rel(p.players[0].element.find("NATIONAL_ID_NUMBER") if p.players else None))
@@ -889,7 +1033,11 @@ class _Reader:
                 spans.append(tuple(sp))
             parts = group[0].element
             table = Table(
-                "TotalScoreTable", tuple(cols), tuple(rows), Span(parts.line - carrier_line + 1, parts.column), tuple(spans)
+                "TotalScoreTable",
+                tuple(cols),
+                tuple(rows),
+                Span(parts.line - carrier_line + 1, parts.column),
+                tuple(spans),
             )
             tables.append((carrier, table))
         return tables
@@ -949,7 +1097,11 @@ def _board_number(el: Element | None) -> int | None:
 
 
 def parse_usebio(
-    chunks: Iterable[bytes], path: str, file_diagnostics: list[Diagnostic], *, max_document: int = 16 << 20,
+    chunks: Iterable[bytes],
+    path: str,
+    file_diagnostics: list[Diagnostic],
+    *,
+    max_document: int = 16 << 20,
     max_text: int = 1 << 20,
 ) -> Iterator[Board]:
     """Read a USEBIO document given as blocks of bytes: one Board per traveller line, in

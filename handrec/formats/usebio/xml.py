@@ -246,7 +246,7 @@ def parse_xml(chunks: Iterator[bytes], path: str, *, max_document: int, max_text
                 )
             )
             raise _Stop
-        if sysid and not sysid.replace("\\", "/").rsplit("/", 1)[-1].lower() in USEBIO_DTDS:
+        if sysid and sysid.replace("\\", "/").rsplit("/", 1)[-1].lower() not in USEBIO_DTDS:
             out.append(make("F025", None, at, path=path, name=name, dtd=sysid))
 
     parser = _Parser(on_doctype)
@@ -338,7 +338,13 @@ def parse_xml(chunks: Iterator[bytes], path: str, *, max_document: int, max_text
     return XmlResult(None if refused else builder.root, False, doctype[0] if doctype else None, out, refused, None, n)
 
 
-def parse_xml_bytes(data: bytes, path: str = "<string>", *, max_document: int = 16 << 20, max_text: int = 1 << 20) -> XmlResult:
+def parse_xml_bytes(
+    data: bytes, path: str = "<string>", *, max_document: int = 16 << 20, max_text: int = 1 << 20
+) -> XmlResult:
     """:func:`parse_xml` of bytes held in memory (tests, small inputs)."""
-    return parse_xml(iter([data[i : i + CHUNK] for i in range(0, len(data), CHUNK)] or [b""]), path,
-                     max_document=max_document, max_text=max_text)
+    return parse_xml(
+        iter([data[i : i + CHUNK] for i in range(0, len(data), CHUNK)] or [b""]),
+        path,
+        max_document=max_document,
+        max_text=max_text,
+    )
