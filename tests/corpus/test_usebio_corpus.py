@@ -108,7 +108,7 @@ def test_scorer_places_follow_its_own_percentage_not_its_match_points(corpus_dir
     # the file's places follow its PERCENTAGE: a better one never has a worse place (two pairs
     # 0.02 and 0.03 apart share a place: Scorer ranks on a figure of its own)
     assert all(places[p] <= places[q] for p in pct for q in pct if pct[p] > pct[q])
-    assert sum(1 for p in places if str(places[p]) != mine[p]) == 16
+    assert sum(1 for p in places if str(places[p]) != mine[p]) == 14  # 14 places differ (ties aside)
     diags = [d for d in _diagnostics(path) if d.code == "S608"]
     assert all("TotalPercentage" in d.message for d in diags) and len(diags) == 58
     # each S608 is on a pair whose PERCENTAGE its own lines do not give (the 2 others differ
