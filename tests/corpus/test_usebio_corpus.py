@@ -113,8 +113,11 @@ def test_scorer_places_follow_its_own_percentage_not_its_match_points(corpus_dir
     assert all("TotalPercentage" in d.message for d in diags) and len(diags) == 58
     # each S608 is on a pair whose PERCENTAGE its own lines do not give (the 2 others differ
     # from the exact figures by less than Scorer's cutting of each line to one decimal)
-    written = {p.findtext("PERCENTAGE") for p in root.iter("PAIR") if p.findtext("PAIR_NUMBER") in off}
-    assert all(re.search(r"TotalPercentage ([\d.]+)", d.message).group(1) in written for d in diags)
+    order = [p.findtext("PAIR_NUMBER") for p in root.iter("PAIR")]  # the TotalScoreTable's rows
+    reported = {order[int(re.search(r"row (\d+) ", d.message).group(1)) - 1] for d in diags}
+    # and the others' PERCENTAGE is that of their lines as Scorer cut them to one decimal,
+    # which handrec's exact figures round otherwise
+    assert all(abs(pct[p] - own[p]) <= Fraction(1, 200) for p in reported - off)
 
 
 def _lead_faults(path: Path) -> list[int]:
