@@ -372,7 +372,8 @@ class _Reader:
             self.file("U712", bp, element="BOARDS_PLAYED", value=0, reason="no board played (a consumer warns)")
         sections = self._sections(event)
         if method is None:  # generic PAIRS / TEAMS without a method: as the lines' elements say
-            method = self._inferred(etype or "", sections, competition)
+            known = etype is not None and etype.strip().upper() in EVENT_TYPES
+            method = self._inferred(etype or "", sections, competition, warn=known)
         self.method = method
         self.competition = competition
         self.winner = winner
@@ -398,7 +399,9 @@ class _Reader:
                 tables=tuple(g.tables),
             )
 
-    def _inferred(self, etype: str, sections: list[_Section], competition: str) -> str:
+    def _inferred(self, etype: str, sections: list[_Section], competition: str, *, warn: bool = True) -> str:
+        """The method of an event whose type does not give one: from its lines' figures (U705
+        when the type is a known generic one; an unknown type was reported already)."""
         found = None
         for sec in sections:
             for b in sec.boards:
@@ -416,6 +419,8 @@ class _Reader:
         method = found or ("imps" if competition == "Teams" else "mp")
         element = _METHOD_TAGS[method][2] or "traveller line"
         names = {"mp": "matchpoints", "butler": "Butler IMPs", "cross": "cross-IMPs", "imps": "IMPs"}
+        if not warn:
+            return method
         self.file(
             "U705",
             None if not sections else sections[0].element,
@@ -543,7 +548,7 @@ class _Reader:
         if len(players) != 2:
             self.file("U710", el, pair=number, count=len(players), s="" if len(players) == 1 else "s")
         if el.find("TOTAL_SCORE") is None:
-            self.file("U711", el, parent="PAIR", name=number, element="TOTAL_SCORE", consequence=" (a missing score)")
+            self.file("U711", el, parent="PAIR", name=f" {number}", element="TOTAL_SCORE", consequence=" (a missing score)")
         d = (el.value("DIRECTION") or "").strip().upper() or None
         pair = _Pair(number, el, sec.id or "", d if d in ("NS", "EW") else None, players)
         if number in sec.pairs:
