@@ -189,6 +189,9 @@ def _pairs(
     # sections
     section_of: dict[tuple[str, str], str | None] = {}
     sections: dict[str | None, Section] = {}
+    for b in boards:  # the sections in the order the games give them
+        if b.tag("Section") not in sections:
+            sections[b.tag("Section")] = Section(b.tag("Section"))
     players: dict[tuple[str, str], list[Player]] = {}
     for (_board, ns, ew), b in by_line.items():
         sec = b.tag("Section")
@@ -252,7 +255,7 @@ def _pairs(
         for sec_id, lines in per_section.items():
             sec = sections.setdefault(sec_id, Section(sec_id))
             sec.boards.append(BoardResult(t.board, lines))
-    doc.sections = list(sections.values())
+    doc.sections = [s for s in sections.values() if s.participants or s.boards]
     if len(doc.sections) == 1 and doc.sections[0].id is None:
         pass
     elif any(s.id is None for s in doc.sections):

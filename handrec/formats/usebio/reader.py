@@ -548,7 +548,9 @@ class _Reader:
         if len(players) != 2:
             self.file("U710", el, pair=number, count=len(players), s="" if len(players) == 1 else "s")
         if el.find("TOTAL_SCORE") is None:
-            self.file("U711", el, parent="PAIR", name=f" {number}", element="TOTAL_SCORE", consequence=" (a missing score)")
+            self.file(
+                "U711", el, parent="PAIR", name=f" {number}", element="TOTAL_SCORE", consequence=" (a missing score)"
+            )
         d = (el.value("DIRECTION") or "").strip().upper() or None
         pair = _Pair(number, el, sec.id or "", d if d in ("NS", "EW") else None, players)
         if number in sec.pairs:
