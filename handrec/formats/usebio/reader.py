@@ -246,13 +246,16 @@ class _Game:
 
 
 class _Reader:
-    def __init__(self, path: str, out: list[Diagnostic]) -> None:
+    def __init__(self, path: str, out: list[Diagnostic], *, partial: bool = False) -> None:
         self.path = path
         self.out = out
         self.index = 0
+        self.partial = partial  # a document cut short (F022): what is missing may be past the cut
 
     # --- diagnostics ---------------------------------------------------------------------
     def file(self, code: str, el: Element | None, **args: object) -> None:
+        if self.partial and code in ("U703", "U711"):
+            return  # not said of a document cut short: F022 says why it ends there
         self.out.append(make(code, None, el.span if el is not None else None, path=self.path, **args))
 
     def unknown(self, el: Element, known: Iterable[str]) -> None:
@@ -1123,7 +1126,7 @@ def parse_usebio(
     res = parse_xml(iter(chunks), path, max_document=max_document, max_text=max_text)
     file_diagnostics.extend(res.diagnostics)
     if res.root is not None:
-        yield from _Reader(path, file_diagnostics).read(res.root)
+        yield from _Reader(path, file_diagnostics, partial=not res.complete).read(res.root)
 
 
 def parse_usebio_bytes(data: bytes, path: str = "<string>") -> tuple[list[Board], list[Diagnostic]]:
@@ -1182,4 +1185,4 @@ def read_usebio_input(inp: Any, file_diagnostics: list[Diagnostic], *, digest: b
         inp.nbytes = res.nbytes
     if res.root is None:
         return
-    yield from _Reader(inp.path, file_diagnostics).read(res.root)
+    yield from _Reader(inp.path, file_diagnostics, partial=not res.complete).read(res.root)

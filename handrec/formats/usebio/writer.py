@@ -256,7 +256,7 @@ def dumps(doc: Document, version: str = "1.2", *, lead_order: str = "suit+rank")
     >>> doc = Document("mp", club_name="Club", description="Monday", date="2026.01.05")
     >>> doc.sections.append(Section(None, [Participant("1", None, "1", "10", "50.00", 1, [Player("A"), Player("B")])]))
     >>> print(dumps(doc).splitlines()[3:7])
-    ['<CLUB>', '  <CLUB_NAME>Club</CLUB_NAME>', '</CLUB>', '<EVENT EVENT_TYPE="MP_PAIRS">']
+    ['  <CLUB>', '    <CLUB_NAME>Club</CLUB_NAME>', '  </CLUB>', '  <EVENT EVENT_TYPE="MP_PAIRS">']
     """
     if version not in ("1.2", "1.3"):
         raise ValueError(f"USEBIO version 1.2 or 1.3, not {version!r}")

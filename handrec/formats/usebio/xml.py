@@ -13,7 +13,9 @@ drops them).  On top of what defusedxml refuses:
   DTD other than USEBIO's gets an F025 warning; an internal subset (``[...]``) is
   refused (F023): USEBIO has no use for one, and it is where entity bombs and attribute
   defaults hide;
-* an entity declaration (billion laughs) or an external entity is refused (F023);
+* an entity declaration (billion laughs), an external entity, and a reference to an entity
+  that only a DTD could declare (expat skips it when a DOCTYPE names a DTD) are refused
+  (F023);
 * elements deeper than :data:`MAX_DEPTH` (USEBIO nests 7 deep), a text node longer than
   :attr:`Limits.max_line_bytes <handrec.inputs.entries.Limits.max_line_bytes>`, more
   elements than one per 16 bytes of the document limit, and a document over
@@ -55,6 +57,10 @@ BYTES_PER_ELEMENT = 16
 CHUNK = 1 << 16
 #: The DTD file names USEBIO files name in their DOCTYPE (any folder or host): never loaded.
 USEBIO_DTDS = ("usebio_v1_0.dtd", "usebio_v1_1.dtd", "usebio_v1_2.dtd", "usebio_v1_3.dtd", "usebio.dtd")
+
+
+#: Elements that hold other elements only: kept open at a fault (see :func:`parse_xml`).
+_CONTAINERS = frozenset({"USEBIO", "EVENT", "SESSION", "SECTION", "PARTICIPANTS", "HANDSET", "MATCH"})
 
 
 class Element:
@@ -192,6 +198,21 @@ class _Builder(ContentHandler):
             e._chunks = []
         self.text_size = 0
 
+    def skippedEntity(self, name: str) -> None:  # noqa: N802
+        # an entity a DTD would declare (the external subset is never read): refused, not
+        # dropped silently from the text
+        self.out.append(
+            make(
+                "F023",
+                None,
+                self._here(),
+                path=self.path,
+                what=f"entity reference &{name.lstrip('%')};",
+                reason="its declaration would be in a DTD, and no DTD is ever loaded",
+            )
+        )
+        raise _Stop
+
     def characters(self, content: str) -> None:
         if not self.stack:
             return
@@ -225,8 +246,8 @@ def parse_xml(chunks: Iterator[bytes], path: str, *, max_document: int, max_text
     >>> r.complete, r.root.tag, r.root.attrs, r.root.children[0].span
     (True, 'USEBIO', {'Version': '1.2'}, Span(line=2, column=23))
     >>> r = parse_xml(iter([b'<!DOCTYPE a [<!ENTITY x "xx">]><a>&x;</a>']), "b.xml", max_document=1000, max_text=9)
-    >>> [str(d) for d in r.diagnostics]
-    ["b.xml:1:24: F023 error: entity declaration 'x' refused: USEBIO needs no entities (a billion-laughs bomb declares them)"]
+    >>> [str(d) for d in r.diagnostics], r.root
+    (['b.xml:1:13: F023 error: DOCTYPE internal subset refused: USEBIO needs no DTD declarations (entity bombs and attribute defaults hide there)'], None)
     """
     out: list[Diagnostic] = []
     doctype: list[str | None] = []
@@ -330,11 +351,13 @@ def parse_xml(chunks: Iterator[bytes], path: str, *, max_document: int, max_text
             pass
     if complete:
         return XmlResult(builder.root, True, doctype[0] if doctype else None, out, False, hasher.hexdigest(), n)
-    # close what was open: the elements read so far stay, their text as read
-    for e in builder.stack:
-        if e._chunks:
-            e.text = "".join(e._chunks).strip()
-            e._chunks = []
+    # a document cut short: the elements closed before the fault stay; of those still open,
+    # the containers stay (their closed children are whole) and the rest go (a traveller line
+    # or a hand cut in the middle is not read as if it were complete)
+    for parent, child in zip(builder.stack, builder.stack[1:]):
+        if child.tag not in _CONTAINERS and not (child.tag == "BOARD" and parent.tag != "HANDSET"):
+            parent.children.remove(child)
+            break
     return XmlResult(None if refused else builder.root, False, doctype[0] if doctype else None, out, refused, None, n)
 
 
