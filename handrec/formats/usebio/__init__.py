@@ -1,2 +1,3 @@
-"""USEBIO, the XML results format of the scoring world: safe XML (:mod:`.xml`), the
-reader (:mod:`.reader`), element values (:mod:`.values`) and the writer (:mod:`.writer`)."""
+"""USEBIO, the XML results format of the scoring world (usebio.md): safe XML (:mod:`.xml`),
+the reader (:mod:`.reader`, with :mod:`.participants`, :mod:`.tables`, :mod:`.structure`),
+element values (:mod:`.values`) and the writer (:mod:`.writer`)."""

@@ -52,21 +52,35 @@ a number given twice, U708 a national number given twice, U709 a place outside t
 field, U710 a pair without two players, U711 a missing element (a score), U712 counts, U713
 a traveller line naming no participant, U714 an element given twice, U715 (strict) an
 unknown element.  Element values that cannot be read are T101 at the element.  Nothing
-raises on bad input; the XML itself is read by :mod:`handrec.formats.usebio.xml`.
+raises on bad input; the XML itself is read by :mod:`handrec.formats.usebio.xml`, the
+participants by :mod:`~handrec.formats.usebio.participants`, the tables built by
+:mod:`~handrec.formats.usebio.tables` (what they share: :mod:`~handrec.formats.usebio.structure`).
 """
 
 from __future__ import annotations
 
-import lzma
-import tarfile
-import zipfile
-import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from handrec.diagnostics import Diagnostic, make
+from handrec.formats.usebio.participants import Participants
+from handrec.formats.usebio.structure import (
+    _EVENT_HEADER,
+    _LINE_ELEMENTS,
+    _METHOD_TAGS,
+    _PBN_VUL,
+    _READ_ERRORS,
+    _SEAT_WORDS,
+    _SUIT_ELEMENTS,
+    EVENT_TYPES,
+    SCORING_METHODS,
+    At,
+    Game,
+    Section,
+    board_number,
+    num_text,
+)
+from handrec.formats.usebio.tables import Tables
 from handrec.formats.usebio.values import (
     parse_contract,
     parse_date,
@@ -78,191 +92,14 @@ from handrec.formats.usebio.values import (
     parse_tricks,
 )
 from handrec.formats.usebio.xml import CHUNK, Element, parse_xml
-from handrec.model import Board, Card, Column, Contract, Deal, Hand, Origin, Play, Seat, Span, Suit, Table, Tag
+from handrec.model import Board, Card, Contract, Deal, Hand, Origin, Play, Seat, Span, Tag
 from handrec.rules.board import dealer_for_board, vulnerability_for_board
-from handrec.scoring.duplicate import score_ns
 
 __all__ = ["parse_usebio", "read_usebio_input", "parse_usebio_bytes", "EVENT_TYPES", "SCORING_METHODS"]
 
-#: EVENT_TYPE values (old and generic names, usebio.md): (competition, method or None = as BOARD_SCORING_METHOD).
-EVENT_TYPES: dict[str, tuple[str, str | None]] = {
-    "MP_PAIRS": ("Pairs", "mp"),
-    "BUTLER_PAIRS": ("Pairs", "butler"),
-    "CROSS_IMP": ("Pairs", "cross"),
-    "CROSS_IMPS": ("Pairs", "cross"),
-    "AGGREGATE": ("Pairs", "aggregate"),
-    "SWISS_PAIRS": ("Pairs", "mp"),
-    "SWISS_PAIRS_CROSS_IMPS": ("Pairs", "cross"),
-    "SWISS_PAIRS_BUTLER_IMPS": ("Pairs", "butler"),
-    "SWISS_TEAMS": ("Teams", "imps"),
-    "TEAMS_OF_FOUR": ("Teams", "imps"),
-    "INDIVIDUAL": ("Individuals", "mp"),
-    "PAIRS": ("Pairs", None),
-    "TEAMS": ("Teams", None),
-}
-#: BOARD_SCORING_METHOD values and the method each gives.
-SCORING_METHODS = {
-    "MATCH_POINTS": "mp",
-    "MATCHPOINTS": "mp",
-    "BUTLER_IMPS": "butler",
-    "CROSS_IMPS": "cross",
-    "CROSS_IMP": "cross",
-    "AGGREGATE": "aggregate",
-    "IMPS": "imps",
-}
-#: Method -> (PBN Scoring tag, claim tag, NS element, EW element) of the traveller lines.
-_METHOD_TAGS = {
-    "mp": ("MP1", "ScoreMP", "NS_MATCH_POINTS", "EW_MATCH_POINTS"),
-    "butler": ("IMP;Butler", "ScoreIMP", "NS_BUTLER_POINTS", "EW_BUTLER_POINTS"),
-    "cross": ("IMP;Cross2", "ScoreIMP", "NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS"),
-    "imps": ("IMP", "ScoreIMP", "NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS"),
-    "aggregate": ("Total", "", "", ""),
-}
-_LINE_ELEMENTS = frozenset(
-    {
-        "NS_PAIR_NUMBER",
-        "EW_PAIR_NUMBER",
-        "CONTRACT",
-        "PLAYED_BY",
-        "LEAD",
-        "TRICKS",
-        "SCORE",
-        "NS_MATCH_POINTS",
-        "EW_MATCH_POINTS",
-        "NS_BUTLER_POINTS",
-        "EW_BUTLER_POINTS",
-        "NS_CROSS_IMP_POINTS",
-        "EW_CROSS_IMP_POINTS",
-        "DIRECTION",
-        "TABLE_NUMBER",
-        "ROUND_NUMBER",
-        "NS_SCORE",
-        "EW_SCORE",
-    }
-)
-_EVENT_HEADER = frozenset(
-    {
-        "EVENT_IDENTIFIER",
-        "EVENT_ID",
-        "EVENT_DESCRIPTION",
-        "PROGRAM_NAME",
-        "PROGRAM_VERSION",
-        "WINNER_TYPE",
-        "TITLE",
-        "VENUE",
-        "DATE",
-        "MASTER_POINT_SCALE",
-        "MASTER_POINT_TYPE",
-        "MPS_AWARDED_FLAG",
-        "SESSION_COUNT",
-        "SECTION_COUNT",
-        "P2P_CHARGE_RATE",
-        "EBU_CHARGE_CODE",
-        "SCORING_METHOD",
-        "BOARD_SCORING_METHOD",
-        "MATCH_SCORING_METHOD",
-        "BOARDS_PLAYED",
-        "CONTACT",
-        "PARTICIPANTS",
-        "BOARD",
-        "MATCH",
-        "SECTION",
-        "SESSION",
-        "HANDSET",
-        "STRATIFICATION",
-        "EVENT_STATUS",
-        "CHARGE_CODE",
-        "TOTAL_TABLES",
-    }
-)
-_PBN_VUL = ("None", "NS", "EW", "All")
-_SEAT_WORDS = {"NORTH": Seat.NORTH, "EAST": Seat.EAST, "SOUTH": Seat.SOUTH, "WEST": Seat.WEST}
-_SUIT_ELEMENTS = (("SPADES", Suit.SPADES), ("HEARTS", Suit.HEARTS), ("DIAMONDS", Suit.DIAMONDS), ("CLUBS", Suit.CLUBS))
-_READ_ERRORS: tuple[type[BaseException], ...] = (
-    OSError,
-    EOFError,
-    zlib.error,
-    lzma.LZMAError,
-    zipfile.BadZipFile,
-    tarfile.TarError,
-    RuntimeError,
-    NotImplementedError,
-    ValueError,
-)
 
-
-@dataclass
-class _Player:
-    name: str | None
-    national: str | None
-    element: Element
-
-
-@dataclass
-class _Pair:
-    """One PAIR (or TEAM) of the participants."""
-
-    number: str
-    element: Element
-    section: str
-    direction: str | None
-    players: list[_Player] = field(default_factory=list)
-    team_name: str | None = None
-
-
-@dataclass
-class _Section:
-    """One block of results: its id, session, participants and BOARD / MATCH elements."""
-
-    id: str | None
-    session: str | None
-    element: Element
-    pairs: dict[str, _Pair] = field(default_factory=dict)
-    boards: list[Element] = field(default_factory=list)
-    matches: list[Element] = field(default_factory=list)
-
-
-@dataclass
-class _Game:
-    """A traveller line read: its board, tags and what the tables need (before the Board is made)."""
-
-    origin: Origin
-    number: int | None
-    label: str
-    tags: list[Tag]
-    deal: Deal | None
-    play: Play | None
-    contract: Contract | None
-    result: int | None
-    problems: list[Diagnostic]
-    line: Element
-    ns: str | None
-    ew: str | None
-    adjusted: tuple[int, int] | None
-    score: int | None
-    claim: tuple[str, str, Element | None] | None  # (tag, value, NS element)
-    key: tuple[object, ...]
-    tables: list[Table] = field(default_factory=list)
-
-
-class _Reader:
-    def __init__(self, path: str, out: list[Diagnostic], *, partial: bool = False) -> None:
-        self.path = path
-        self.out = out
-        self.index = 0
-        self.partial = partial  # a document cut short (F022): what is missing may be past the cut
-
-    # --- diagnostics ---------------------------------------------------------------------
-    def file(self, code: str, el: Element | None, **args: object) -> None:
-        if self.partial and code in ("U703", "U711"):
-            return  # not said of a document cut short: F022 says why it ends there
-        self.out.append(make(code, None, el.span if el is not None else None, path=self.path, **args))
-
-    def unknown(self, el: Element, known: Iterable[str]) -> None:
-        names = set(known)
-        for c in el.children:
-            if c.tag not in names:
-                self.file("U715", c, element=c.tag, parent=el.tag)
+class _Reader(Participants, Tables):
+    """One document read: its structure, participants, games and tables (see the module doc)."""
 
     # --- the document ----------------------------------------------------------------------
     def read(self, root: Element) -> Iterator[Board]:
@@ -294,7 +131,7 @@ class _Reader:
         for hs in sets:
             for b in hs.findall("BOARD"):
                 n_el = b.find("BOARD_NUMBER")
-                number = _board_number(n_el)
+                number = board_number(n_el)
                 if number is None:
                     self.file(
                         "T101",
@@ -380,9 +217,9 @@ class _Reader:
         self.method = method
         self.competition = competition
         self.winner = winner
-        header = self._header(event, club, competition, method, etype)
+        header = self.table_header(event, club, competition, method, etype)
         self._participants(sections)
-        games: list[_Game] = []
+        games: list[Game] = []
         for sec in sections:
             games.extend(self._section_games(sec, header))
         self._tables(games, sections)
@@ -402,7 +239,7 @@ class _Reader:
                 tables=tuple(g.tables),
             )
 
-    def _inferred(self, etype: str, sections: list[_Section], competition: str, *, warn: bool = True) -> str:
+    def _inferred(self, etype: str, sections: list[Section], competition: str, *, warn: bool = True) -> str:
         """The method of an event whose type does not give one: from its lines' figures (U705
         when the type is a known generic one; an unknown type was reported already)."""
         found = None
@@ -433,7 +270,7 @@ class _Reader:
         )
         return method
 
-    def _header(
+    def table_header(
         self, event: Element, club: Element | None, competition: str, method: str, etype: str | None
     ) -> list[Tag]:
         tags: list[Tag] = []
@@ -472,8 +309,8 @@ class _Reader:
         # header positions are absolute here; each game makes them relative to its own line
         return tags
 
-    def _sections(self, event: Element) -> list[_Section]:
-        out: list[_Section] = []
+    def _sections(self, event: Element) -> list[Section]:
+        out: list[Section] = []
         sessions = event.findall("SESSION")
         if sessions:
             for s in sessions:
@@ -487,8 +324,8 @@ class _Reader:
             out.insert(0, self._section(event, None, None))
         return out
 
-    def _section(self, el: Element, sid: str | None, session: str | None) -> _Section:
-        sec = _Section(sid, session, el)
+    def _section(self, el: Element, sid: str | None, session: str | None) -> Section:
+        sec = Section(sid, session, el)
         sec.boards = el.findall("BOARD")
         sec.matches = el.findall("MATCH")
         if el.tag in ("SECTION", "SESSION"):
@@ -510,104 +347,11 @@ class _Reader:
             )
         return sec
 
-    # --- participants ----------------------------------------------------------------------
-    def _participants(self, sections: list[_Section]) -> None:
-        nationals: dict[str, Element] = {}
-        for sec in sections:
-            for parts in sec.element.findall("PARTICIPANTS"):
-                for el in parts.children:
-                    if el.tag == "PAIR":
-                        self._pair(sec, el, nationals)
-                    elif el.tag == "TEAM":
-                        self._team(sec, el, nationals)
-                    elif el.tag == "PLAYER":
-                        self._individual(sec, el, nationals)
-                    else:
-                        self.file("U715", el, element=el.tag, parent="PARTICIPANTS")
-        self._places(sections)
-
-    def _players(self, owner: Element, nationals: dict[str, Element]) -> list[_Player]:
-        out = []
-        for p in owner.iter("PLAYER"):
-            name = (p.value("PLAYER_NAME") or "").strip() or None
-            nid_el = p.find("NATIONAL_ID_NUMBER")
-            nid = nid_el.text.strip() if nid_el is not None else ""
-            if nid and nid.strip("0"):  # empty or 0: unknown (usebio.md)
-                first = nationals.setdefault(nid, nid_el)  # type: ignore[arg-type]
-                if first is not nid_el:
-                    self.file("U708", nid_el, value=nid, other=first.line)
-            else:
-                nid = ""
-            out.append(_Player(name, nid or None, p))
-        return out
-
-    def _pair(self, sec: _Section, el: Element, nationals: dict[str, Element]) -> None:
-        n_el = el.find("PAIR_NUMBER")
-        number = n_el.text.strip() if n_el is not None else ""
-        if not number:
-            self.file("U706", el, element="PAIR", number="PAIR_NUMBER")
-            return
-        players = self._players(el, nationals)
-        if len(players) != 2:
-            self.file("U710", el, pair=number, count=len(players), s="" if len(players) == 1 else "s")
-        if el.find("TOTAL_SCORE") is None:
-            self.file(
-                "U711", el, parent="PAIR", name=f" {number}", element="TOTAL_SCORE", consequence=" (a missing score)"
-            )
-        d = (el.value("DIRECTION") or "").strip().upper() or None
-        pair = _Pair(number, el, sec.id or "", d if d in ("NS", "EW") else None, players)
-        if number in sec.pairs:
-            self.file("U707", n_el, element="PAIR_NUMBER", value=number, other=sec.pairs[number].element.line)
-            return
-        sec.pairs[number] = pair
-
-    def _team(self, sec: _Section, el: Element, nationals: dict[str, Element]) -> None:
-        number = (el.attrs.get("TEAM_ID") or el.value("TEAM_ID") or el.value("TEAM_NUMBER") or "").strip()
-        if not number:
-            self.file("U706", el, element="TEAM", number="TEAM_ID")
-            return
-        name = (el.attrs.get("TEAM_NAME") or el.value("TEAM_NAME") or "").strip() or None
-        pair = _Pair(number, el, sec.id or "", None, self._players(el, nationals), name)
-        if number in sec.pairs:
-            self.file("U707", el, element="TEAM_ID", value=number, other=sec.pairs[number].element.line)
-            return
-        sec.pairs[number] = pair
-
-    def _individual(self, sec: _Section, el: Element, nationals: dict[str, Element]) -> None:
-        number = (el.value("PLAYER_NUMBER") or el.value("PAIR_NUMBER") or "").strip()
-        if not number:
-            self.file("U706", el, element="PLAYER", number="PLAYER_NUMBER")
-            return
-        if number in sec.pairs:
-            self.file("U707", el, element="PLAYER_NUMBER", value=number, other=sec.pairs[number].element.line)
-            return
-        p = self._players(_Wrap(el), nationals)
-        sec.pairs[number] = _Pair(number, el, sec.id or "", None, p)
-
-    def _places(self, sections: list[_Section]) -> None:
-        """U709: a PLACE from 1 to the size of its field (the pairs of its direction for NS and
-        EW winners, else every participant of the event)."""
-        everyone = [p for s in sections for p in s.pairs.values()]
-        for p in everyone:
-            el = p.element.find("PLACE")
-            if el is None:
-                continue
-            text = el.text.strip().rstrip("=").strip()
-            if self.winner == "2" and p.direction is not None:
-                size = sum(1 for q in everyone if q.direction == p.direction)
-                what = f"the {size} {p.direction} pairs"
-            else:
-                size = len(everyone)
-                what = f"the {size} participants"
-            if not text.isdigit() or not 1 <= int(text) <= size:
-                self.file("U709", el, value=el.text, pair=p.number, size=size, field=what)
-
-    # --- traveller lines -------------------------------------------------------------------
-    def _section_games(self, sec: _Section, header: list[Tag]) -> Iterator[_Game]:
+    def _section_games(self, sec: Section, header: list[Tag]) -> Iterator[Game]:
         for b in sec.boards:
             self.unknown(b, ("BOARD_NUMBER", "BOARD_AVERAGE", "TRAVELLER_LINE", "HANDSET"))
             n_el = b.find("BOARD_NUMBER")
-            number = _board_number(n_el)
+            number = board_number(n_el)
             label = n_el.text.strip() if n_el is not None else ""
             if n_el is None:
                 self.file("U711", b, parent="BOARD", name="", element="BOARD_NUMBER", consequence="")
@@ -618,7 +362,7 @@ class _Reader:
         for m in sec.matches:
             yield from self._match(sec, header, m)
 
-    def _match(self, sec: _Section, header: list[Tag], m: Element) -> Iterator[_Game]:
+    def _match(self, sec: Section, header: list[Tag], m: Element) -> Iterator[Game]:
         team, other = (m.value("TEAM") or "").strip(), (m.value("OPPOSING_TEAM") or "").strip()
         names = []
         for t in (team, other):
@@ -630,7 +374,7 @@ class _Reader:
         rnd = (m.value("ROUND_NUMBER") or "").strip() or None
         for b in m.findall("BOARD"):
             n_el = b.find("BOARD_NUMBER")
-            number = _board_number(n_el)
+            number = board_number(n_el)
             label = n_el.text.strip() if n_el is not None else ""
             imps_el = b.find("IMPS")
             for line in b.findall("TRAVELLER_LINE"):
@@ -650,14 +394,14 @@ class _Reader:
 
     def _game(
         self,
-        sec: _Section,
+        sec: Section,
         header: list[Tag],
         number: int | None,
         label: str,
         n_el: Element,
         line: Element,
         teams: tuple[Any, ...] | None,
-    ) -> _Game:
+    ) -> Game:
         origin = Origin(self.path, line.line, line.offset, self.index, "usebio")
         self.index += 1
         problems: list[Diagnostic] = []
@@ -675,7 +419,7 @@ class _Reader:
             elif c.tag in seen:
                 problems.append(make("U714", origin, rel(c), element=c.tag, parent="TRAVELLER_LINE"))
             seen.add(c.tag)
-        tags = [Tag(t.name, t.value, rel(_At(t.span)) if t.span is not None else None) for t in header]
+        tags = [Tag(t.name, t.value, rel(At(t.span)) if t.span is not None else None) for t in header]
         if sec.id:
             tags.append(Tag("Section", sec.id, rel(sec.element)))
         if sec.session:
@@ -833,7 +577,7 @@ class _Reader:
                     problems.append(make("T101", origin, rel(imps_el), tag="IMPS", value=imps_el.text, reason=str(e)))
                 else:
                     ns_v = v if teams[0] == "Open" else -v
-                    claim = ("ScoreIMP", f"NS {_num(ns_v)} EW {_num(-ns_v)}", imps_el)
+                    claim = ("ScoreIMP", f"NS {num_text(ns_v)} EW {num_text(-ns_v)}", imps_el)
         elif ctag:
             ns_v_el, ew_v_el = line.find(ns_name), line.find(ew_name)
             parts = []
@@ -849,7 +593,7 @@ class _Reader:
             if parts:
                 claim = (ctag, " ".join(parts), ns_v_el if ns_v_el is not None else ew_v_el)
         key = (number if number is not None else label, None if deal is None else str(deal))
-        return _Game(
+        return Game(
             origin,
             number,
             label,
@@ -869,241 +613,6 @@ class _Reader:
         )
 
     # --- tables: travellers with adjusted scores, participants --------------------------------
-    def _tables(self, games: list[_Game], sections: list[_Section]) -> None:
-        groups: dict[tuple[object, ...], list[_Game]] = {}
-        for g in games:
-            if not any(t.name == "Room" for t in g.tags):
-                groups.setdefault(g.key, []).append(g)
-        with_table: set[int] = set()
-        for gs in groups.values():
-            if any(g.adjusted is not None for g in gs):
-                gs[0].tables.append(self._score_table(gs))
-                gs[0].tags.append(Tag("ScoreTable", _header(gs[0].tables[-1]), None))
-                with_table.update(id(g) for g in gs)
-        for g in games:  # the claims of a board without a ScoreTable go on its games
-            if g.claim is not None and id(g) not in with_table:
-                tag, value, el = g.claim
-                g.tags.append(Tag(tag, value, None if el is None else Span(el.line - g.line.line + 1, el.column)))
-        for g, t in self._total_tables(sections, games):
-            g.tables.append(t)
-            g.tags.append(Tag("TotalScoreTable", _header(t), t.span))
-
-    def _score_table(self, gs: list[_Game]) -> Table:
-        imp = self.method in ("butler", "cross", "imps")
-        ns_name, ew_name = _METHOD_TAGS[self.method][2], _METHOD_TAGS[self.method][3]
-        cols = [
-            "PairId_NS",
-            "PairId_EW",
-            "Contract",
-            "Declarer",
-            "Result",
-            "Score_NS",
-            "IMP_NS" if imp else "MP_NS",
-            "IMP_EW" if imp else "MP_EW",
-            "Percentage_NS",
-            "Percentage_EW",
-        ]
-        first = gs[0]
-        rows, spans = [], []
-
-        def rel(el: Element | None) -> Span:
-            el = el or first.line
-            return Span(el.line - first.line.line + 1, el.column)
-
-        for g in gs:
-            line = g.line
-            c = g.contract
-            mark = "^" if g.adjusted is not None else ""
-            ns_el, ew_el = line.find(ns_name) if ns_name else None, line.find(ew_name) if ew_name else None
-            # the table is scored on the file's SCORE (as the games are, see handrec.rules.replay):
-            # a line whose contract and tricks give another score (S601 on its game) shows
-            # them as unknown here, so that the table's traveller takes Score_NS
-            agrees = g.score is not None and g.score == _law_score(g)
-            row = [
-                g.ns or "?",
-                g.ew or "?",
-                "-" if g.adjusted is not None else "?" if c is None or not agrees else str(c),
-                "-"
-                if g.adjusted is not None
-                else "?"
-                if c is None or not agrees or c.declarer is None
-                else "-"
-                if c.is_passed_out
-                else str(c.declarer),
-                "-"
-                if g.adjusted is not None
-                else "?"
-                if c is None or not agrees or g.result is None
-                else "-"
-                if c.is_passed_out
-                else str(g.result),
-                "-" if g.adjusted is not None else "?" if g.score is None else str(g.score),
-                mark + ns_el.text.strip() if ns_el is not None and ns_el.text.strip() else "?",
-                mark + ew_el.text.strip() if ew_el is not None and ew_el.text.strip() else "?",
-                f"^{g.adjusted[0]}" if g.adjusted is not None else "-",
-                f"^{g.adjusted[1]}" if g.adjusted is not None else "-",
-            ]
-            score_el = line.find("SCORE")
-            rows.append(tuple(row))
-            spans.append(
-                tuple(
-                    rel(e)
-                    for e in (
-                        line.find("NS_PAIR_NUMBER"),
-                        line.find("EW_PAIR_NUMBER"),
-                        line.find("CONTRACT"),
-                        line.find("PLAYED_BY"),
-                        line.find("TRICKS"),
-                        score_el,
-                        ns_el,
-                        ew_el,
-                        score_el,
-                        score_el,
-                    )
-                )
-            )
-        return Table("ScoreTable", tuple(Column(c) for c in cols), tuple(rows), rel(first.line), tuple(spans))
-
-    def _total_tables(self, sections: list[_Section], games: list[_Game]) -> list[tuple[_Game, Table]]:
-        """The participants' TotalScoreTables, each with the game that carries it (the first
-        game, and the second for the EW winners), positions relative to that game's line."""
-        if not games:
-            return []
-        everyone = [p for s in sections for p in s.pairs.values()]
-        if not everyone:
-            return []
-        groups: list[list[_Pair]]
-        if self.winner == "2" and any(p.direction for p in everyone):
-            groups = [[p for p in everyone if p.direction == d] for d in ("NS", "EW")]
-            groups = [g for g in groups if g]
-            rest = [p for p in everyone if p.direction is None]
-            if rest:
-                groups.append(rest)
-        else:
-            groups = [everyone]
-        imp = self.method in ("butler", "cross", "imps")
-        pct_is_total = all(
-            p.element.find("TOTAL_SCORE") is not None
-            and p.element.find("PERCENTAGE") is not None
-            and _same_number(p.element.value("TOTAL_SCORE"), p.element.value("PERCENTAGE"))
-            for p in everyone
-        )
-        total_col = "TotalScore" if self.method == "aggregate" or pct_is_total else "TotalIMP" if imp else "TotalMP"
-        has_pct = any(p.element.find("PERCENTAGE") is not None and p.element.value("PERCENTAGE") for p in everyone)
-        has_boards = any(p.element.find("BOARDS_PLAYED") is not None for p in everyone)
-        has_ids = any(pl.national for p in everyone for pl in p.players)
-        cols = [Column("Rank"), Column("PairId"), Column("Names")]
-        if has_ids:
-            cols.append(Column("NationalIds"))
-        cols.append(Column("Direction"))
-        # no sort marker: the rows are in the file's order (PBN 2.1 §5.2); the ranks are
-        # checked against the percentage (else the total) column all the same
-        cols.append(Column(total_col))
-        if has_pct:
-            cols.append(Column("TotalPercentage"))
-        if has_boards:
-            cols.append(Column("NrBoards"))
-        tables = []
-        for i, group in enumerate(groups[: len(games)]):
-            carrier = games[i]
-            carrier_line = carrier.line.line  # the table sits on game i; positions relative to its line
-            rows, spans = [], []
-            for p in group:
-                el = p.element
-
-                def rel(e: Element | None, el: Element = el, carrier_line: int = carrier_line) -> Span:
-                    e = e or el
-                    return Span(e.line - carrier_line + 1, e.column)
-
-                names = ";".join(pl.name or "?" for pl in p.players) or "?"
-                row = [
-                    (el.value("PLACE") or "").strip() or "?",
-                    p.number,
-                    p.team_name or names,
-                ]
-                sp = [
-                    rel(el.find("PLACE")),
-                    rel(el.find("PAIR_NUMBER")),
-                    rel(p.players[0].element if p.players else None),
-                ]
-                if has_ids:
-                    row.append(";".join(pl.national or "?" for pl in p.players) or "?")
-                    sp.append(rel(p.players[0].element.find("NATIONAL_ID_NUMBER") if p.players else None))
-                row.append(p.direction or "-")
-                sp.append(rel(el.find("DIRECTION")))
-                row.append((el.value("TOTAL_SCORE") or "").strip() or "?")
-                sp.append(rel(el.find("TOTAL_SCORE")))
-                if has_pct:
-                    row.append((el.value("PERCENTAGE") or "").strip() or "?")
-                    sp.append(rel(el.find("PERCENTAGE")))
-                if has_boards:
-                    row.append((el.value("BOARDS_PLAYED") or "").strip() or "?")
-                    sp.append(rel(el.find("BOARDS_PLAYED")))
-                rows.append(tuple(row))
-                spans.append(tuple(sp))
-            parts = group[0].element
-            table = Table(
-                "TotalScoreTable",
-                tuple(cols),
-                tuple(rows),
-                Span(parts.line - carrier_line + 1, parts.column),
-                tuple(spans),
-            )
-            tables.append((carrier, table))
-        return tables
-
-
-class _At:
-    """A stand-in element at a header tag's absolute position (to make it relative to a game)."""
-
-    def __init__(self, span: Span) -> None:
-        self.line, self.column = span.line, span.column
-
-
-class _Wrap:
-    """An individual's PLAYER element seen as the owner of one player (for :meth:`_Reader._players`)."""
-
-    def __init__(self, el: Element) -> None:
-        self.el = el
-
-    def iter(self, tag: str) -> Iterator[Element]:
-        yield self.el
-
-
-def _law_score(g: _Game) -> int | None:
-    """The N-S score of a game's contract, declarer and tricks (Law 77), ``None`` when not known."""
-    c = g.contract
-    if c is None or g.number is None:
-        return None
-    if c.is_passed_out:
-        return 0
-    if c.declarer is None or g.result is None:
-        return None
-    return score_ns(c, vulnerability_for_board(g.number), g.result)
-
-
-def _header(t: Table) -> str:
-    return ";".join(str(c) for c in t.columns)
-
-
-def _num(x: Fraction) -> str:
-    from handrec.formats.usebio.values import format_decimal
-
-    return format_decimal(x)
-
-
-def _same_number(a: str | None, b: str | None) -> bool:
-    try:
-        return parse_decimal(a or "") == parse_decimal(b or "")
-    except ValueError:
-        return False
-
-
-def _board_number(el: Element | None) -> int | None:
-    if el is None:
-        return None
-    t = el.text.strip()
-    return int(t) if t.isdigit() and int(t) >= 1 else None
 
 
 def parse_usebio(
