@@ -80,7 +80,7 @@ def convert(
         typer.Option("--wait", help="When another convert is writing DIR, wait for it instead of refusing."),
     ] = False,
 ) -> None:
-    """Convert PBN and LIN files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
+    """Convert PBN, LIN and USEBIO files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
 
     Tables: boards, calls, plays, diagnostics, tables, files.  Inputs unchanged
     since DIR was written keep their rows without being read again.  With

@@ -1,4 +1,4 @@
-"""``handrec export``: write the boards read as PBN or LIN."""
+"""``handrec export``: write the boards read as PBN or LIN, or the event they hold as USEBIO."""
 
 from __future__ import annotations
 

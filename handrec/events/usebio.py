@@ -172,12 +172,15 @@ def _pairs(
         more = "" if len(numbers) <= 12 else f"; and {len(numbers) - 12} more"
         notes.append(f"no PairNS/PairEW tags: pairs numbered from their names ({shown}{more})")
 
-    def number(direction: str, label: str | None) -> str | None:
+    def number(direction: str, label: str | None, section: str | None = None) -> str | None:
         if label is None:
             return None
         if "NS" in directions or "EW" in directions:
-            return numbers.get((direction, label), label)
-        return numbers.get(("", label), label)
+            n = numbers.get((direction, label), label)
+        else:
+            n = numbers.get(("", label), label)
+        # a pair label "A:1" (the reader's, for sections that number their pairs alike) is pair 1 of section A
+        return n[len(section) + 1 :] if section and n.startswith(f"{section}:") else n
 
     # national numbers from a TotalScoreTable (a file read from USEBIO)
     nationals: dict[str, list[str | None]] = {}
@@ -216,7 +219,7 @@ def _pairs(
             sec = sections.setdefault(sec_id, Section(sec_id))
             sec.participants.append(
                 Participant(
-                    number(d, row.name) or row.name,
+                    number(d, row.name, sec_id) or row.name,
                     d or None,
                     row.rank if row.rank != "-" else None,
                     _two(row.total * scale),
@@ -242,8 +245,8 @@ def _pairs(
             if score is None:
                 continue
             line = Line(
-                number("NS", e.ns),
-                number("EW", e.ew),
+                number("NS", e.ns, sec_id),
+                number("EW", e.ew, sec_id),
                 _contract(e.contract, e.declarer),
                 _lead(b) if b is not None else None,
                 e.tricks,

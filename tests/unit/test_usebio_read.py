@@ -243,3 +243,32 @@ def test_read_from_a_stream_and_from_a_path(tmp_path) -> None:
     p = tmp_path / "results.xml"
     p.write_bytes(doc())
     assert [b.tag("PairNS") for b in read(p)] == ["1", "2"]
+
+
+def test_sections_that_number_their_pairs_alike_are_told_apart(tmp_path) -> None:
+    one = doc("section", places=("1", "3", "3", "1"))
+    body = one[one.index(b'<SECTION SECTION_ID="A">') + 24 : one.index(b"</SECTION>")]
+    xml = one.replace(b"</SECTION>", b'</SECTION><SECTION SECTION_ID="B">' + body + b"</SECTION>")
+    boards, diags = parse_usebio_bytes(xml, "t.xml")
+    assert [(b.tag("Section"), b.tag("PairNS"), b.tag("PairEW")) for b in boards] == [
+        ("A", "A:1", "A:3"),
+        ("A", "A:2", "A:4"),
+        ("B", "B:1", "B:3"),
+        ("B", "B:2", "B:4"),
+    ]
+    (t,) = travellers([record(b) for b in boards])  # the same deal in both sections: one traveller
+    assert len(t.entries) == 4
+    p = tmp_path / "two.xml"
+    p.write_bytes(xml)
+    from typer.testing import CliRunner
+
+    from handrec.cli import app
+
+    out = tmp_path / "again.xml"
+    res = CliRunner().invoke(app, ["export", str(p), "--to", "usebio", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    import xml.etree.ElementTree as ET
+
+    sections = ET.parse(out).getroot().find("EVENT").findall("SECTION")
+    assert [sorted(x.text for x in s.iter("PAIR_NUMBER")) for s in sections] == [["1", "2", "3", "4"]] * 2
+    assert [b.tag("PairNS") for b in read(out)] == [b.tag("PairNS") for b in boards]

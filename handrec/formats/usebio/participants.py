@@ -30,6 +30,21 @@ class Participants(Base):
                     else:
                         self.file("U715", el, element=el.tag, parent="PARTICIPANTS")
         self._places(sections)
+        self._labels(sections)
+
+    def _labels(self, sections: list[Section]) -> None:
+        """Each pair's label, the PairNS / PairEW of its games: its number, or ``A:1`` (its
+        section's id first) in every section when two sections number their pairs alike (the
+        same boards played in two sections are scored together: pair 1 of A is not pair 1 of B)."""
+        seen: dict[str, str] = {}
+        clash = False
+        for sec in sections:
+            for number in sec.pairs:
+                other = seen.setdefault(number, sec.id or "")
+                clash = clash or other != (sec.id or "")
+        for sec in sections:
+            for p in sec.pairs.values():
+                p.label = f"{sec.id}:{p.number}" if clash and sec.id else p.number
 
     def _players(self, owner: Element, nationals: dict[str, Element]) -> list[Player]:
         out = []

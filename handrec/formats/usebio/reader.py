@@ -9,7 +9,8 @@ and ``booklet`` treat it as they treat PBN:
 * ``Board`` (BOARD_NUMBER); ``Dealer`` and ``Vulnerable`` from the board number (Law 2:
   USEBIO gives neither); ``Deal`` from the ``HANDSET`` when the file has one;
 * ``PairNS`` / ``PairEW`` (the pair numbers, the join key of the travellers: ``1``,
-  ``1NS``, ``(A) 1 NS``), ``North`` / ``South`` and ``East`` / ``West`` the names of the
+  ``1NS``, ``(A) 1 NS``; ``A:1`` when two sections number their pairs alike, since the same
+  boards of two sections are scored together), ``North`` / ``South`` and ``East`` / ``West`` the names of the
   pair's two PLAYERs in file order (USEBIO does not say who sat where);
 * ``Contract``, ``Declarer`` (PLAYED_BY), ``Result`` (TRICKS), ``Score`` (``NS <points>``:
   SCORE is signed from North-South's side, checked against the contract by the replay,
@@ -453,6 +454,10 @@ class _Reader(Participants, Tables):
                 for seat, player in zip(seats, pair.players):
                     if player.name:
                         tags.append(Tag(seat, player.name, rel(player.element)))
+                if side == "NS":
+                    ns = pair.label or ns
+                else:
+                    ew = pair.label or ew
             if ns is not None:
                 tags.append(Tag("PairNS", ns, rel(ns_el)))
             if ew is not None:

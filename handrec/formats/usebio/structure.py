@@ -146,6 +146,7 @@ class Pair:
     direction: str | None
     players: list[Player] = field(default_factory=list)
     team_name: str | None = None
+    label: str = ""  # the pair as its games name it (PairNS / PairEW): the number, or "A:1" (see _labels)
 
 
 @dataclass

@@ -175,7 +175,7 @@ class Tables(Base):
                 names = ";".join(pl.name or "?" for pl in p.players) or "?"
                 row = [
                     (el.value("PLACE") or "").strip() or "?",
-                    p.number,
+                    p.label or p.number,
                     p.team_name or names,
                 ]
                 sp = [
