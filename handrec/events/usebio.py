@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from handrec.events.games import EventScore, GameRecord, Method, record, score_event
-from handrec.formats.usebio.values import artificial_text, format_decimal
+from handrec.events.games import Cross, EventScore, GameRecord, Method, record, score_event
+from handrec.formats.usebio.elements import artificial_text, format_decimal
 from handrec.formats.usebio.writer import (
     BoardResult,
     Document,
@@ -108,21 +108,31 @@ def usebio_document(boards: Sequence[Board]) -> Built:
             f"USEBIO holds one event, the inputs hold {len(events)} ({names}): export each event on its own"
         )
     ev = events[0]
+    notes: list[str] = []
+    if ev.method is Method.CROSS_IMP and ev.cross is not Cross.COMPARISONS:
+        # USEBIO's cross-IMP points are divided by the comparisons (what real files write)
+        (ev,) = [e for e in score_event(recs, Method.CROSS_IMP, cross=Cross.COMPARISONS) if e.name == ev.name]
+        notes.append("cross-IMPs written divided by the comparisons (USEBIO's), not as the Scoring tag divides them")
     if ev.method not in _METHODS:
         raise UsebioExportError(f"USEBIO has no event type for {ev.method.value} scoring")
     method = _METHODS[ev.method]
-    notes: list[str] = []
     by_origin = {(b.origin.path, b.origin.index): b for b in boards}
     first = boards[0]
+
+    def tag(name: str) -> str | None:
+        v = (first.tag(name) or "").strip()
+        return None if v in ("", "?", "-") else v  # unknown (PBN 2.1 §3.4): no element
+
+    club, site = tag("UsebioClub"), tag("Site")
     doc = Document(
         method,
-        club_name=first.tag("UsebioClub") or first.tag("Site"),
-        club_id=first.tag("UsebioClubId"),
-        event_id=first.tag("UsebioEventId"),
-        description=first.tag("Event") if (first.tag("Event") or "?") != "?" else None,
-        title=first.tag("UsebioTitle"),
-        venue=first.tag("Site") if first.tag("UsebioClub") and first.tag("Site") != first.tag("UsebioClub") else None,
-        date=first.tag("Date"),
+        club_name=club or site,
+        club_id=tag("UsebioClubId"),
+        event_id=tag("UsebioEventId"),
+        description=tag("Event"),
+        title=tag("UsebioTitle"),
+        venue=site if club and site != club else None,
+        date=tag("Date"),
     )
     from handrec import __version__
 
@@ -257,7 +267,7 @@ def _pairs(
             per_section.setdefault(sec_id, []).append(line)
         for sec_id, lines in per_section.items():
             sec = sections.setdefault(sec_id, Section(sec_id))
-            sec.boards.append(BoardResult(t.board, lines))
+            sec.boards.append(BoardResult(t.board, lines, _number(st.datum) if doc.method == "butler" else None))
     doc.sections = [s for s in sections.values() if s.participants or s.boards]
     if len(doc.sections) == 1 and doc.sections[0].id is None:
         pass

@@ -11,8 +11,8 @@ import pytest
 from handrec.events.checks import check_event
 from handrec.events.games import record, score_event, travellers
 from handrec.formats.dispatch import read
+from handrec.formats.usebio.elements import format_decimal, parse_contract, parse_lead, parse_score
 from handrec.formats.usebio.reader import parse_usebio_bytes
-from handrec.formats.usebio.values import format_decimal, parse_contract, parse_lead, parse_score
 from handrec.inputs.entries import sniff
 from handrec.rules.validator import analyse
 from handrec.scoring.traveller import ArtificialScore

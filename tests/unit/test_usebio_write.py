@@ -162,6 +162,7 @@ def test_butler_and_cross_imps(tmp_path: Path, scoring: str, event_type: str, fi
     root = ET.parse(out).getroot()
     assert root.find("EVENT").get("EVENT_TYPE") == event_type
     assert sum(1 for _ in root.iter(figure)) == 32
+    assert sum(1 for _ in root.iter("BOARD_AVERAGE")) == (8 if event_type == "BUTLER_PAIRS" else 0)  # the datum
     names = _names(out)
     before = rankings(src)
     after = [(t, [(rank, names[n], pct) for rank, n, pct in rows]) for t, rows in rankings(out)]
@@ -289,3 +290,20 @@ def test_an_artificial_score_is_written_as_an_adjusted_score(tmp_path: Path) -> 
         "(ArtificialScore.AVERAGE_PLUS, ArtificialScore.AVERAGE_MINUS)"
     ]
     assert [d for d in check_event(recs) if d.code != "S608"] == []
+
+
+def test_cross_imps_are_written_divided_by_the_comparisons(tmp_path: Path) -> None:
+    src = tmp_path / "sum.pbn"
+    src.write_text(SAMPLE.read_text().replace('[Scoring "MP"]', '[Scoring "IMP;Cross"]'))  # summed (PBN Cross)
+    out = tmp_path / "sum.xml"
+    said = export(src, out)
+    assert "cross-IMPs written divided by the comparisons" in said
+    recs = [record(b) for b in read(out)]
+    assert check_event(recs) == []  # read back as USEBIO's (Cross2): the figures agree
+    summed = {(r.board, r.ns): r for r in (record(b) for b in read(src))}
+    (ev,) = score_event([record(b) for b in read(src)], Method.CROSS_IMP)  # divided by the comparisons
+    mine = sorted((s.traveller.board, e.entry.ns, e.ns) for s in ev.travellers for e in s.entries)
+    (ev2,) = score_event(recs, None)
+    names = _names(out)
+    theirs = sorted((s.traveller.board, names[e.entry.ns], e.ns) for s in ev2.travellers for e in s.entries)
+    assert mine == theirs and len(summed) == 32

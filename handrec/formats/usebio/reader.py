@@ -55,7 +55,7 @@ a traveller line naming no participant, U714 an element given twice, U715 (stric
 unknown element.  Element values that cannot be read are T101 at the element.  Nothing
 raises on bad input; the XML itself is read by :mod:`handrec.formats.usebio.xml`, the
 participants by :mod:`~handrec.formats.usebio.participants`, the tables built by
-:mod:`~handrec.formats.usebio.tables` (what they share: :mod:`~handrec.formats.usebio.structure`).
+:mod:`~handrec.formats.usebio.pbn_tables` (what they share: :mod:`~handrec.formats.usebio.structure`).
 """
 
 from __future__ import annotations
@@ -64,7 +64,18 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from handrec.diagnostics import Diagnostic, make
+from handrec.formats.usebio.elements import (
+    parse_contract,
+    parse_date,
+    parse_decimal,
+    parse_lead,
+    parse_score,
+    parse_seat,
+    parse_suit_cards,
+    parse_tricks,
+)
 from handrec.formats.usebio.participants import Participants
+from handrec.formats.usebio.pbn_tables import Tables
 from handrec.formats.usebio.structure import (
     _EVENT_HEADER,
     _LINE_ELEMENTS,
@@ -80,17 +91,6 @@ from handrec.formats.usebio.structure import (
     Section,
     board_number,
     num_text,
-)
-from handrec.formats.usebio.tables import Tables
-from handrec.formats.usebio.values import (
-    parse_contract,
-    parse_date,
-    parse_decimal,
-    parse_lead,
-    parse_score,
-    parse_seat,
-    parse_suit_cards,
-    parse_tricks,
 )
 from handrec.formats.usebio.xml import CHUNK, Element, parse_xml
 from handrec.model import Board, Card, Contract, Deal, Hand, Origin, Play, Seat, Span, Tag
@@ -218,7 +218,7 @@ class _Reader(Participants, Tables):
         self.method = method
         self.competition = competition
         self.winner = winner
-        header = self.table_header(event, club, competition, method, etype)
+        header = self._event_header(event, club, competition, method, etype)
         self._participants(sections)
         games: list[Game] = []
         for sec in sections:
@@ -271,9 +271,11 @@ class _Reader(Participants, Tables):
         )
         return method
 
-    def table_header(
+    def _event_header(
         self, event: Element, club: Element | None, competition: str, method: str, etype: str | None
     ) -> list[Tag]:
+        """The tags every game of the event carries (positions absolute: each game makes them
+        relative to its own line)."""
         tags: list[Tag] = []
 
         def tag(name: str, value: str | None, el: Element | None) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from handrec.diagnostics import Diagnostic, make
-from handrec.formats.usebio.values import format_decimal, parse_decimal
+from handrec.formats.usebio.elements import format_decimal, parse_decimal
 from handrec.formats.usebio.xml import Element
 from handrec.model import Contract, Deal, Origin, Play, Seat, Span, Suit, Table, Tag
 from handrec.rules.board import vulnerability_for_board
@@ -242,7 +242,7 @@ def table_header(t: Table) -> str:
 
 
 def num_text(x: Fraction) -> str:
-    """A figure as USEBIO writes it (:func:`handrec.formats.usebio.values.format_decimal`)."""
+    """A figure as USEBIO writes it (:func:`handrec.formats.usebio.elements.format_decimal`)."""
     return format_decimal(x)
 
 

@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from handrec.model import Card, Contract, Deal, Seat, Suit
 
-from .values import contract_text, date_text, lead_text
+from .elements import contract_text, date_text, lead_text
 
 __all__ = ["Document", "Section", "Participant", "Player", "BoardResult", "Line", "Match", "MatchBoard", "dumps"]
 
@@ -85,10 +85,11 @@ class Line:
 
 @dataclass
 class BoardResult:
-    """A BOARD of the travellers: its number and lines."""
+    """A BOARD of the travellers: its number, lines and (Butler) the datum, BOARD_AVERAGE."""
 
     number: str
     lines: list[Line] = field(default_factory=list)
+    average: str | None = None
 
 
 @dataclass
@@ -224,6 +225,7 @@ def _section_body(out: _Out, sec: Section, doc: Document, lead_order: str) -> No
     for b in sec.boards:
         out.open("BOARD")
         out.value("BOARD_NUMBER", b.number)
+        out.value("BOARD_AVERAGE", b.average)
         for line in b.lines:
             _line(out, line, doc.method, lead_order)
         out.close("BOARD")
