@@ -28,7 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from handrec.events.games import Cross, EventScore, GameRecord, Method, record, score_event
+from handrec.events.event_score import score_event
+from handrec.events.games import GameRecord, record
+from handrec.events.methods import Cross, Method
+from handrec.events.results import EventScore
 from handrec.formats.usebio.elements import artificial_text, format_decimal
 from handrec.formats.usebio.writer import (
     BoardResult,

@@ -18,7 +18,9 @@ import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
-from handrec.events.games import record, score_event, travellers
+from handrec.events.event_score import score_event
+from handrec.events.games import record
+from handrec.events.travellers import travellers
 from handrec.formats.dispatch import read
 from handrec.runs.validate import validate_paths
 

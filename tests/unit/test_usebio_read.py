@@ -9,7 +9,9 @@ from fractions import Fraction
 import pytest
 
 from handrec.events.checks import check_event
-from handrec.events.games import record, score_event, travellers
+from handrec.events.event_score import score_event
+from handrec.events.games import record
+from handrec.events.travellers import travellers
 from handrec.formats.dispatch import read
 from handrec.formats.usebio.elements import format_decimal, parse_contract, parse_lead, parse_score
 from handrec.formats.usebio.reader import parse_usebio_bytes

@@ -13,7 +13,10 @@ from typer.testing import CliRunner
 
 from handrec.cli import app
 from handrec.events.checks import check_event
-from handrec.events.games import Method, record, score_event, travellers
+from handrec.events.event_score import score_event
+from handrec.events.games import record
+from handrec.events.methods import Method
+from handrec.events.travellers import travellers
 from handrec.formats.dispatch import read
 
 SAMPLE = Path(__file__).parents[2] / "sample_data" / "club_session.pbn"
