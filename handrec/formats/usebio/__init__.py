@@ -1,3 +1,6 @@
-"""USEBIO, the XML results format of the scoring world (usebio.md): safe XML (:mod:`.xml`),
-the reader (:mod:`.reader`, with :mod:`.participants`, :mod:`.pbn_tables`, :mod:`.structure`),
-element values (:mod:`.elements`) and the writer (:mod:`.writer`)."""
+"""USEBIO (usebio.md), the XML results format of club scoring programs: read safely, written.
+
+Safe XML (:mod:`.xml`); the reader (:mod:`.reader`, with :mod:`.participants`,
+:mod:`.pbn_tables` and :mod:`.structure`); element values (:mod:`.elements`); the writer
+(:mod:`.writer`).
+"""

@@ -1,6 +1,8 @@
-"""USEBIO participants: pairs, teams and individuals, and the consumers' rules on them
-(usebio.md "What consumers check": a participant without a number, a number or a national
-number given twice, a pair without two players, a missing score, a place outside the field)."""
+"""USEBIO participants: pairs, teams and individuals, and the consumers' rules on them.
+
+usebio.md "What consumers check": a participant without a number, a number or a national
+number given twice, a pair without two players, a missing score, a place outside the field.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
-"""USEBIO as PBN tables: a traveller with an adjusted score as a ScoreTable (PBN carries
-artificial scores only there, PBN 2.1 §5.3), the participants as TotalScoreTables (their
-places, totals and percentages, checked by :mod:`handrec.events.checks`, S607, S608)."""
+"""USEBIO as PBN tables: a traveller with an adjusted score, the participants.
+
+A traveller with an adjusted score becomes a ScoreTable (PBN carries artificial scores only
+there, PBN 2.1 §5.3), the participants TotalScoreTables (their places, totals and
+percentages, checked by :mod:`handrec.events.checks`, S607, S608).
+"""
 
 from __future__ import annotations
 

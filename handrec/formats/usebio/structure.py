@@ -1,5 +1,7 @@
-"""USEBIO reading, what its parts share: the element and method tables, the records read
-(participants, sections, games) and the diagnostics helper (:class:`Base`)."""
+"""What the parts of the USEBIO reader share: element and method tables, records, diagnostics.
+
+The records read (participants, sections, games) and the diagnostics helper (:class:`Base`).
+"""
 
 from __future__ import annotations
 
