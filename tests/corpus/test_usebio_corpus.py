@@ -113,13 +113,16 @@ def test_scorer_places_follow_its_own_percentage_not_its_match_points(corpus_dir
     assert sum(1 for p in places if str(places[p]) != mine[p]) == 14  # 14 places differ (ties aside)
     diags = [d for d in _diagnostics(path) if d.code == "S608"]
     assert all("TotalPercentage" in d.message for d in diags) and len(diags) == 58
-    # each S608 is on a pair whose PERCENTAGE its own lines do not give (the 2 others differ
-    # from the exact figures by less than Scorer's cutting of each line to one decimal)
+    # each S608 is on one of those pairs, or on a pair whose PERCENTAGE is that of its lines as
+    # Scorer cut them to one decimal: handrec's exact figure is then off by no more than the
+    # cutting of its 26 lines (26 x 0.1 on 26 x 64), yet by more than the rounding
     order = [p.findtext("PAIR_NUMBER") for p in root.iter("PAIR")]  # the TotalScoreTable's rows
-    reported = {order[int(re.search(r"row (\d+) ", d.message).group(1)) - 1] for d in diags}
-    # and the others' PERCENTAGE is that of their lines as Scorer cut them to one decimal,
-    # which handrec's exact figures round otherwise
-    assert all(abs(pct[p] - own[p]) <= Fraction(1, 200) for p in reported - off)
+    cut = Fraction(26, 10) * 100 / (26 * 64)
+    for d in diags:
+        p = order[int(re.search(r"row (\d+) ", d.message).group(1)) - 1]
+        gives = Fraction(re.search(r"gives ([\d.]+)", d.message).group(1))
+        if p not in off:
+            assert Fraction(1, 200) < abs(gives - pct[p]) <= cut + Fraction(1, 200), d.message
 
 
 def _lead_faults(path: Path) -> list[int]:
