@@ -9,7 +9,8 @@ first letter gives the kind:
 * ``A`` auction,
 * ``P`` play,
 * ``C`` contract and result,
-* ``S`` score.
+* ``S`` score,
+* ``U`` USEBIO structure and participants (the rules its consumers enforce, usebio.md).
 
 A diagnostic prints compiler style: ``path:line:col: CODE severity: message``.
 """
@@ -150,6 +151,27 @@ CODES: dict[str, Code] = {
              "Export format lines hold at most 255 characters, the CR LF line end included.",
              "line is 312 characters long counting a CR LF line end (as export format ends lines); export format "
              "allows 255"),
+        Code("F022", E, "XML not well-formed", "XML is not well-formed: {detail}", "handrec (XML 1.0 §2.1)",
+             "A USEBIO file must be well-formed XML (bad UTF-8, a mismatched tag, a file cut short); the "
+             "traveller lines completed before the fault are read.",
+             "XML is not well-formed: mismatched tag"),
+        Code("F023", E, "XML construct refused", "{what} refused: {reason}", "handrec (safe XML; usebio.md)",
+             "No DTD is ever loaded: a DOCTYPE internal subset, an entity declaration (billion laughs), an "
+             "external entity or a reference to an entity only a DTD could declare is refused, and the file not read.",
+             "DOCTYPE internal subset refused: USEBIO needs no DTD declarations (entity bombs and attribute "
+             "defaults hide there)"),
+        Code("F024", E, "XML limit exceeded",
+             "{what} exceeds the limit of {limit}: reading stopped, the file is not read", "handrec (limits)",
+             "Elements nested deeper than 32, a text over --max-line-size, or a USEBIO document over "
+             "--max-board-size (it is read whole: its hand records come last) is refused: memory stays bounded.",
+             "element nesting (a) exceeds the limit of 32 levels: reading stopped, the file is not read"),
+        Code("F025", W, "unknown DTD named",
+             "DOCTYPE {name} names the DTD {dtd!r}, which is not USEBIO's (it is not loaded: no DTD ever is)",
+             "handrec (safe XML; usebio.md)",
+             "A DOCTYPE may name the EBU's USEBIO DTD; one naming another DTD is read all the same, the DTD never "
+             "fetched.",
+             "DOCTYPE USEBIO names the DTD 'http://example.org/evil.dtd', which is not USEBIO's (it is not "
+             "loaded: no DTD ever is)"),
         # --- tags and values -------------------------------------------------
         Code("T101", E, "bad tag value", "{tag} value {value!r} is not valid: {reason}", "PBN 2.1 §3.4",
              "A tag value that is not of its tag's form (a Dealer that is no seat, a Contract that is no contract).",
@@ -438,6 +460,68 @@ CODES: dict[str, Code] = {
              "A claimed figure no scoring can give: a percentage outside 0-100, negative matchpoints, or for a "
              "played board N-S and E-W percentages that do not add up to 100 or IMPs that do not add up to 0.",
              "ScorePercentage NS 60 EW 60 is impossible: the N-S and E-W percentages add up to 120, not 100"),
+        # --- USEBIO (usebio.md "What consumers check") ---------------------------
+        Code("U701", E, "unknown USEBIO version", "USEBIO Version {value!r} is not 1.0, 1.1, 1.2 or 1.3",
+             "usebio.md §Document",
+             "The USEBIO root's Version attribute is 1.0 to 1.3 (a national body's import rejects any other).",
+             "USEBIO Version '2.0' is not 1.0, 1.1, 1.2 or 1.3"),
+        Code("U702", E, "not a USEBIO document", "the root element is {tag!r}, not USEBIO", "usebio.md §Document",
+             "A USEBIO file's root element is USEBIO.",
+             "the root element is 'RESULTS', not USEBIO"),
+        Code("U703", E, "not exactly one element", "{count} {element} elements, not exactly one",
+             "usebio.md §Document",
+             "A USEBIO file holds exactly one CLUB and one EVENT (a consumer rejects any other count).",
+             "2 EVENT elements, not exactly one"),
+        Code("U704", E, "unknown event type", "{element} {value!r} is not a USEBIO {what}", "usebio.md §EVENT",
+             "EVENT_TYPE and BOARD_SCORING_METHOD take the values usebio.md lists (MP_PAIRS, CROSS_IMP(S), "
+             "PAIRS with MATCH_POINTS...).",
+             "EVENT_TYPE 'RUBBER' is not a USEBIO event type"),
+        Code("U705", W, "scoring method not given",
+             "EVENT_TYPE {value!r} gives no BOARD_SCORING_METHOD: read as {method}, as its {element} elements say"
+             " (a consumer may reject the file)", "usebio.md §EVENT",
+             "A generic PAIRS or TEAMS event names its method in BOARD_SCORING_METHOD; without it the method is "
+             "taken from the traveller lines' figures.",
+             "EVENT_TYPE 'PAIRS' gives no BOARD_SCORING_METHOD: read as matchpoints, as its NS_MATCH_POINTS "
+             "elements say (a consumer may reject the file)"),
+        Code("U706", E, "participant without a number", "{element} without a {number} is not read",
+             "usebio.md §Participants",
+             "Every PAIR, TEAM or PLAYER participant has its number (the travellers' join key).",
+             "PAIR without a PAIR_NUMBER is not read"),
+        Code("U707", E, "participant number given twice", "{element} {value!r} is given twice (also at line {other})",
+             "usebio.md §Participants",
+             "A section's participants have distinct numbers; the second with a number is not read.",
+             "PAIR_NUMBER '1' is given twice (also at line 3)"),
+        Code("U708", E, "national number given twice",
+             "NATIONAL_ID_NUMBER {value!r} is given twice (also at line {other})", "usebio.md §Participants",
+             "A player's national number (empty or 0: unknown) appears once in the event.",
+             "NATIONAL_ID_NUMBER '0123' is given twice (also at line 4)"),
+        Code("U709", E, "place outside the field", "PLACE {value!r} of pair {pair} is not from 1 to {size} ({field})",
+             "usebio.md §Participants",
+             "A PLACE (3= for a tie) is from 1 to the size of its field: its direction's pairs for NS and EW "
+             "winners, else every participant.",
+             "PLACE '0' of pair 4 is not from 1 to 4 (the 4 participants)"),
+        Code("U710", E, "pair without two players", "pair {pair} has {count} PLAYER element{s}, not 2",
+             "usebio.md §Participants",
+             "A PAIR lists exactly two PLAYER elements.",
+             "pair 2 has 1 PLAYER element, not 2"),
+        Code("U711", E, "missing element", "{parent}{name} has no {element}{consequence}", "usebio.md §Travellers",
+             "An element the format needs is there: a traveller line's pair numbers and SCORE, a played line's "
+             "CONTRACT, PLAYED_BY and TRICKS, a pair's TOTAL_SCORE.",
+             "TRAVELLER_LINE has no SCORE (a missing score)"),
+        Code("U712", W, "USEBIO count", "{element} {value}: {reason}", "usebio.md §What consumers check",
+             "Counts a consumer warns on: BOARDS_PLAYED 0, more than one session or section, WINNER_TYPE 2 in a "
+             "non-pairs event.",
+             "SECTION_COUNT 3: not one section (a consumer warns)"),
+        Code("U713", E, "unknown pair in a traveller line", "{element} {value!r} is no pair of the {where}",
+             "usebio.md §Travellers",
+             "A traveller line's pair numbers are participants of its section (the names and totals join on them).",
+             "EW_PAIR_NUMBER '9' is no pair of the event"),
+        Code("U714", W, "element given twice", "{element} given twice in {parent}: the first is kept", "usebio.md",
+             "An element that a traveller line or a hand record has once is not repeated.",
+             "SCORE given twice in TRAVELLER_LINE: the first is kept"),
+        Code("U715", W, "unknown USEBIO element", "unknown element {element!r} in {parent} ignored", "usebio.md",
+             "An element that usebio.md does not list is ignored (shown with --strict).",
+             "unknown element 'STRATUM' in PAIR ignored", strict=True),
     ]
 }
 # fmt: on

@@ -17,7 +17,7 @@ from handrec import __version__
 
 app = typer.Typer(
     name="handrec",
-    help="Validate, convert, query and print contract-bridge records (PBN and LIN).",
+    help="Validate, convert, query and print contract-bridge records (PBN, LIN and USEBIO).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -48,13 +48,14 @@ def _main(
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
 ) -> None:
-    """Validate, convert, query and print contract-bridge records (PBN and LIN)."""
+    """Validate, convert, query and print contract-bridge records (PBN, LIN and USEBIO)."""
 
 
 PathsArg = Annotated[
     list[Path],
     typer.Argument(
-        metavar="PATHS...", help="PBN or LIN files (- for standard input), folders (searched recursively) or archives."
+        metavar="PATHS...",
+        help="PBN, LIN or USEBIO files (- for standard input), folders (searched recursively) or archives.",
     ),
 ]
 _SIZES = "a size: 4096, 512K, 16M, 1G"

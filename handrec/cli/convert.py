@@ -103,7 +103,7 @@ def convert(
     ] = 3,
     no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
 ) -> None:
-    """Convert PBN and LIN files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
+    """Convert PBN, LIN and USEBIO files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
 
     Tables: boards, calls, plays, diagnostics, tables, files.  Inputs unchanged
     since DIR was written keep their rows without being read again.  With

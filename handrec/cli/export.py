@@ -1,4 +1,4 @@
-"""``handrec export``: write the boards read as PBN or LIN."""
+"""``handrec export``: write the boards read as PBN or LIN, or the event they hold as USEBIO."""
 
 from __future__ import annotations
 
@@ -22,10 +22,16 @@ from handrec.cli.app import (
 class ExportFormat(StrEnum):
     pbn = "pbn"
     lin = "lin"
+    usebio = "usebio"
+
+
+class UsebioVersion(StrEnum):
+    v12 = "1.2"
+    v13 = "1.3"
 
 
 #: The format an output name asks for, by its extension (``export -o x.lin`` writes LIN).
-_BY_SUFFIX = {".pbn": ExportFormat.pbn, ".lin": ExportFormat.lin}
+_BY_SUFFIX = {".pbn": ExportFormat.pbn, ".lin": ExportFormat.lin, ".xml": ExportFormat.usebio}
 
 
 def _output_format(output: Path, to: ExportFormat | None) -> ExportFormat:
@@ -61,8 +67,16 @@ def export(
         ExportFormat | None,
         typer.Option("--to", help="Format to write (default: the output's extension; PBN for standard output)."),
     ] = None,
+    usebio_version: Annotated[
+        UsebioVersion, typer.Option("--usebio-version", help="With --to usebio: the USEBIO version written.")
+    ] = UsebioVersion.v12,
 ) -> None:
-    """Write the boards of PBN or LIN inputs as one PBN (export format) or LIN file.
+    """Write the boards of PBN, LIN or USEBIO inputs as one PBN (export format), LIN or USEBIO file.
+
+    USEBIO (`--to usebio`) is one scored event: handrec scores it (as `handrec score` does)
+    and writes the participants, places and totals, each traveller line with its match
+    points or IMPs, teams matches, and the hand records; pair numbers come from the
+    PairNS/PairEW tags, else they are made from the names (said on stderr).
 
     Boards with a room (Room Open/Closed) become vugraph tables in LIN.  What
     the output format cannot hold (e.g. Score tags in LIN, LIN alert marks
@@ -100,7 +114,29 @@ def export(
                 dropped[kind] = dropped.get(kind, 0) + 1
             yield b
 
+    usebio_text: str | None = None
+    if to is ExportFormat.usebio:
+        from handrec.events.usebio import UsebioExportError, usebio_document
+        from handrec.formats.usebio.writer import dumps as usebio_dumps
+
+        read = list(boards())
+        try:
+            built = usebio_document(read)
+        except UsebioExportError as e:
+            for d in input_errors:
+                if _unreadable(d.code):
+                    typer.echo(_printable(str(d)), err=True)
+            typer.echo(f"handrec: {e}", err=True)
+            raise typer.Exit(2) from None
+        usebio_text = usebio_dumps(built.document, usebio_version.value)
+        for note in built.notes:
+            typer.echo(f"handrec: {note}", err=True)
+        n_read = len(read)
+
     def write(f) -> int:
+        if usebio_text is not None:
+            f.write(usebio_text)
+            return n_read
         if to is ExportFormat.pbn:
             return pbn_dump(for_pbn_output(), f)
         return lin_dump(boards(), f, dropped=dropped)

@@ -313,6 +313,8 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
     for t in reversed(b.tags):  # the first tag of each name wins, as in Board.tag
         tags[t.name] = t.value
     tag = tags.get
+    if lead is None and b.origin.format == "usebio":
+        lead = _blank(tag("Lead"))  # a USEBIO LEAD without the hand records: no play, the card alone
     if auction_text is None and b.auction is not None:
         auction_text = str(b.auction)
     errors = warnings = 0

@@ -14,6 +14,7 @@ each importing only the ones listed above it:
 * :mod:`~handrec.events.rubber_chicago`: rubber, Chicago and minibridge sessions of one file.
 * :mod:`~handrec.events.event_score`: ``score_event``: every session scored with its method.
 * :mod:`~handrec.events.report`: ``handrec score``'s text, CSV and JSON output.
+* :mod:`~handrec.events.usebio`: a scored event laid out as a USEBIO document (``export --to usebio``).
 * :mod:`~handrec.events.claims`: a claimed figure read (``parse_claim``, ``agrees``, ``impossible_claim``).
 * :mod:`~handrec.events.checks_tags`: the ScoreMP, ScoreIMP, ScorePercentage, ScoreRubber tags checked.
 * :mod:`~handrec.events.checks_tables`: the ScoreTable and TotalScoreTable rows checked.

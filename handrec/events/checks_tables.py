@@ -324,14 +324,14 @@ def _check_total_table(ctx: _Context, r: GameRecord, v: TableView) -> None:
     # a common top per board: Percentage = 100 * MP / (NrBoards * top)
     i_mp, i_pct = cols["TotalMP"], cols["TotalPercentage"]
     if i_mp is not None and i_pct is not None and i_nb is not None and len(rows) >= 3:
-        implied: list[tuple[int, Fraction, Fraction, Fraction, int] | None] = []
+        implied: list[tuple[int, Fraction, Fraction, Fraction, int, int] | None] = []
         for row in rows:
             mp, pct, nb = _num(_cell(v, row, i_mp)), _num(_cell(v, row, i_pct)), _num(_cell(v, row, i_nb))
             if mp is None or pct is None or nb is None or nb[0] <= 0 or pct[0] <= 0:
                 implied.append(None)
                 continue
             t = 100 * mp[0] / (nb[0] * pct[0])
-            implied.append((round(t), mp[0], nb[0], pct[0], pct[1]))
+            implied.append((round(t), mp[0], nb[0], pct[0], pct[1], mp[1]))
         tops = [x[0] for x in implied if x is not None]
         if tops:
             common = max(set(tops), key=tops.count)
@@ -339,9 +339,11 @@ def _check_total_table(ctx: _Context, r: GameRecord, v: TableView) -> None:
                 for n, x in enumerate(implied):
                     if x is None:
                         continue
-                    _, mp, nb, pct, dec = x
+                    _, mp, nb, pct, dec, mp_dec = x
                     exact = 100 * mp / (nb * common)
-                    if not agrees(pct, dec, exact):
+                    # the total is itself rounded: its half unit moves the percentage too
+                    slack = 100 * Fraction(1, 2 * 10**mp_dec) / (nb * common)
+                    if not (agrees(pct, dec, exact) or abs(pct - exact) <= Fraction(1, 2 * 10**dec) + slack):
                         row = rows[n]
                         mp_text, nb_text = _cell(v, row, i_mp).strip(), _cell(v, row, i_nb).strip()
                         if exact > 100:

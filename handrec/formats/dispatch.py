@@ -3,7 +3,8 @@
 One reader feeds every job (validate, convert, booklet): each input is
 decoded line by line (:mod:`handrec.inputs`), sniffed as PBN or LIN, and handed
 to the matching Lark parser (:mod:`handrec.formats.pbn.reader`,
-:mod:`handrec.formats.lin.reader`), which yields one board at a time.  Memory stays
+:mod:`handrec.formats.lin.reader`), which yields one board at a time; a USEBIO file
+(XML) is read as bytes by :mod:`handrec.formats.usebio.reader`, one board per traveller line.  Memory stays
 constant per board whatever the size of the archive.
 """
 
@@ -85,9 +86,13 @@ def read_input(
     n = 0
     try:
         where = {} if part is None else {"part": part}  # (PBN or LIN, checked above)
-        for board in _parser(inp.format)(
-            inp.lines(digest=digest), inp.path, found, inp.limits.max_board_bytes, **where
-        ):
+        if inp.format == "usebio":  # XML: read as bytes, it names its own encoding
+            from handrec.formats.usebio.reader import read_usebio_input
+
+            boards = read_usebio_input(inp, found, digest=digest)
+        else:
+            boards = _parser(inp.format)(inp.lines(digest=digest), inp.path, found, inp.limits.max_board_bytes, **where)
+        for board in boards:
             n += 1
             yield board
     except InputError as e:
@@ -108,7 +113,7 @@ def _parser(fmt: str):
 
 
 def read(source: str | os.PathLike[str] | BinaryIO | TextIO, *, format: str | None = None) -> Iterator[Board]:
-    """Read boards from a path (file, folder, archive; ``-`` is standard input) or an open file, PBN or LIN by content.
+    """Read boards from a path (file, folder, archive; ``-`` is standard input) or an open file, PBN, LIN or USEBIO by content.
 
     Yields :class:`handrec.model.Board` records one at a time; faults found
     while reading are on each board's ``diagnostics`` (file-level faults,
@@ -140,6 +145,13 @@ def read(source: str | os.PathLike[str] | BinaryIO | TextIO, *, format: str | No
             break
     fmt = format or sniff(b"".join(head), name) or "pbn"
     diags: list[Diagnostic] = []
+    if fmt == "usebio":
+        from handrec.formats.usebio.reader import parse_usebio
+
+        yield from parse_usebio(
+            itertools.chain(head, raw_lines), name, diags, max_document=DEFAULT_LIMITS.max_board_bytes
+        )
+        return
     lines = decode_lines(itertools.chain(head, raw_lines), name, diags)  # type: ignore[arg-type]
     yield from _parser(fmt)(lines, name, diags, DEFAULT_LIMITS.max_board_bytes)
 

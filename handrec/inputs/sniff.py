@@ -24,10 +24,11 @@ _PBN_TAG = re.compile(rb'^[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]+"', re.M)
 _PBN_HEADER = re.compile(rb"^(?:\xef\xbb\xbf)?%[ \t]*PBN[ \t]+\d", re.M)  # "% PBN 2.1" (PBN 2.1 §2)
 _LIN_START = re.compile(rb"\A\s*[A-Za-z]{2}\|")
 _LIN_URL = re.compile(rb"[?&]lin=\s*[A-Za-z]{2}(?:\||%7C)", re.I)
+_USEBIO = re.compile(rb"<USEBIO[\s>/]|<!DOCTYPE\s+USEBIO[\s>\[]")  # the root element (usebio.md), or its DOCTYPE
 
 
 def sniff(head: bytes, name: str = "") -> str | None:
-    """Guess the format of a file from its first bytes: ``"pbn"``, ``"lin"`` or ``None``.
+    """Guess the format of a file from its first bytes: ``"pbn"``, ``"lin"``, ``"usebio"`` or ``None``.
 
     Content decides first (a PBN tag pair or a ``% PBN 2.1`` header line at
     the start of a line; a LIN
@@ -40,9 +41,13 @@ def sniff(head: bytes, name: str = "") -> str | None:
     'pbn'
     >>> sniff(b"pn|a,b,c,d|st||md|3S...|")
     'lin'
+    >>> sniff(b'<?xml version="1.0"?>\\n<USEBIO Version="1.2">')
+    'usebio'
     >>> sniff(b"", "empty.PBN"), sniff(b"| a | b |", "MANIFEST.md"), sniff(b"\\x89PNG\\r\\n\\x1a\\n\\0", "x.pbn")
     ('pbn', None, None)
     """
+    if head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"<" and _USEBIO.search(head):
+        return "usebio"  # XML whose root is USEBIO (formats/usebio)
     if _PBN_TAG.search(head) or _PBN_HEADER.search(head):
         return "pbn"
     if _LIN_START.match(head.removeprefix(b"\xef\xbb\xbf")) or _LIN_URL.search(head):

@@ -48,7 +48,9 @@ class Replay:
     * ``score_ns``: duplicate score for North-South (points; 0 when passed
       out); ``None`` when contract, declarer, result or vulnerability is
       unknown, and for an end position (no level, no score).
-      Vulnerability: the Vulnerable tag, else the board number's.
+      Vulnerability: the Vulnerable tag, else the board number's.  For a USEBIO
+      traveller line (``origin.format == "usebio"``) the file's SCORE (its ``NS`` Score
+      tag) instead: it is what the scorer scored, contract or not (S601 when they differ).
     * ``diagnostics``: every fault the replay found (not the board's own
       parse diagnostics).
     """
@@ -374,6 +376,13 @@ def replay(board: Board) -> Replay:
     score_tag = board.tag("Score")
     if score_tag is not None and score_tag.strip() not in ("", "?"):
         _check_score_tag(sink, score_tag, contract, result, score)
+        if board.origin.format == "usebio":
+            # USEBIO's SCORE is the result its scorer scored (a line may give no contract at
+            # all, usebio.md): it is the board's score; S601 above says when the contract
+            # and tricks disagree with it
+            parts = _parsed_score_tag(score_tag)
+            if parts is not None and len(parts) == 1 and parts[0][0] == "NS":
+                score = parts[0][1]
 
     return Replay(contract, source, tricks, result, score, tuple(sink) if sink else ())
 

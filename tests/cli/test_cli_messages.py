@@ -76,7 +76,7 @@ def test_export_refuses_a_name_that_contradicts_to(tmp_path: Path) -> None:
 def test_export_needs_to_for_an_unknown_extension(tmp_path: Path) -> None:
     r = runner.invoke(app, ["export", str(SAMPLE), "-o", str(tmp_path / "x.txt")])
     assert r.exit_code == 2
-    assert r.stderr == "handrec: cannot tell the format from x.txt (.pbn, .lin): add --to\n"
+    assert r.stderr == "handrec: cannot tell the format from x.txt (.pbn, .lin, .xml): add --to\n"
     assert runner.invoke(app, ["export", str(SAMPLE), "--to", "lin", "-o", str(tmp_path / "x.txt")]).exit_code in (0, 1)
 
 

@@ -59,6 +59,9 @@ FILES = [
     "pbn/pbntools_polish_kops_latin1_travellers.pbn",
     "pbn/valet_euro2006_handrecord_minimal_both.pbn",
     "pbn/wbridge5_match_redoubled_full_play.pbn",
+    "usebio/cobalt_cross_imp_howell.xml",  # HANDSET hand records
+    "usebio/cobalt_mp_pairs_howell.xml",
+    "usebio/cobalt_mp_pairs_mitchell_adjusted_02.xml",
 ]
 
 SUIT_SIGNS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}

@@ -52,6 +52,11 @@ GAMES = {
     "lin/bbo_acbl_redouble_runout_claim_after_lead.lin": 1,
     "lin/dealconvert_vugraph_handrecord_crlf.lin": 32,
     "lin/bbo_handviewer_url_encoded.txt": 1,
+    # USEBIO: one game a TRAVELLER_LINE (tests/corpus/test_usebio_corpus.py counts them with ElementTree)
+    "usebio/cobalt_cross_imp_howell.xml": 108,
+    "usebio/cobalt_mp_pairs_howell.xml": 161,
+    "usebio/cobalt_mp_pairs_mitchell_adjusted_02.xml": 567,
+    "usebio/scorer2usebio_multi-section-multi-movement-pairs.xml": 858,
 }
 
 

@@ -34,7 +34,7 @@ def test_template_pattern() -> None:
 @pytest.mark.parametrize("code", sorted(CODES))
 def test_code_is_documented(code: str) -> None:
     c = CODES[code]
-    assert c.code == code and re.fullmatch(r"[FTDAPCS]\d{3}", code)
+    assert c.code == code and re.fullmatch(r"[FTDAPCSU]\d{3}", code)
     assert isinstance(c.severity, Severity)
     for field in ("title", "template", "source", "rule", "example"):
         assert getattr(c, field).strip(), f"{code} has no {field}"
@@ -43,5 +43,5 @@ def test_code_is_documented(code: str) -> None:
 
 
 def test_sources_name_a_law_a_standard_or_handrec() -> None:
-    known = re.compile(r"(Laws? \d|PBN 2\.1 §|lin\.md §|pbn\.md §|bridge-rules\.md §|handrec)")
+    known = re.compile(r"(Laws? \d|PBN 2\.1 §|lin\.md §|pbn\.md §|bridge-rules\.md §|usebio\.md|handrec)")
     assert [c.code for c in CODES.values() if not known.search(c.source)] == []
