@@ -94,6 +94,10 @@ def test_kill_9_loses_at_most_the_batch_in_flight(tmp_path: Path) -> None:
             committed = int(line)
         os.kill(p.pid, signal.SIGKILL)
         p.wait()
+        # Batches it reported before it died may still wait unread in the pipe: count them too
+        # (under load the reader falls behind the writer, and they are not lost batches).
+        for line in p.stdout.read().split():
+            committed = int(line)
         p.stdout.close()
         assert p.returncode == -signal.SIGKILL
         assert _integrity(tmp_path) == "ok"
