@@ -323,11 +323,14 @@ CODES: dict[str, Code] = {
              "{seat} played {card}, which is not in that hand", "Law 45; bridge-rules.md §3.2",
              "Each card played comes from the hand of the player (or dummy) playing it.",
              "W played HK, which is not in that hand"),
-        Code("P403", E, "wrong opening leader", "the play starts with {value}; the opening leader is {expected}",
-             "Law 41; bridge-rules.md §2.7",
+        Code("P403", E, "wrong opening leader",
+             "the play starts with {value}; the opening leader is {expected}{other}",
+             "Law 41; bridge-rules.md §2.7; PBN 2.1 §3.6",
              "The opening lead is made by the player on declarer's left.  A Play tag that names the wrong leader "
-             "over play lines written from the real one is one P403.",
-             "the play starts with N; the opening leader is E"),
+             "over play lines written from the real one is one P403; the play is kept as the record writes it "
+             "(column 1 is the Play tag's seat) and the message offers the other reading, never kept.",
+             "the play starts with W; the opening leader is E (read as led by E the cards fit the hands: "
+             "that reading is not kept)"),
         Code("P404", E, "play after the end", "{count} cards played after the last trick or claim", "Law 68",
              "No card is played after the thirteenth trick or after a claim.",
              "1 cards played after the last trick or claim"),
@@ -377,6 +380,19 @@ CODES: dict[str, Code] = {
              " the result can only be {low} to {high}", "Laws 71, 79A; PBN 2.1 §3.4.15",
              "A Result after a partial play must count the tricks already won by each side.",
              "Result 5 but declarer won 6 and the defenders 2 of the 8 tricks played: the result can only be 6 to 11"),
+        Code("C508", W, "partial result",
+             "Result {value} counts the tricks declarer won in the {played} tricks completed ({won}): the play stops"
+             " there without '*' or a claim, so the board's result is not known", "PBN 2.1 §3.4.15, §3.6",
+             "A PBN play that stops before its last trick without '*', '+' or a claim has a partial Result: it "
+             "counts the tricks completed, so the board's result is unknown (a Result that does not count them "
+             "is C503).",
+             "Result 2 counts the tricks declarer won in the 6 tricks completed (2): the play stops there without "
+             "'*' or a claim, so the board's result is not known"),
+        Code("C509", W, "contract by law", "Contract {value}, but under {law} the auction ends in {expected}",
+             "Law 27A1 (insufficient bid called over), Law 36 (inadmissible double or redouble), Law 39A",
+             "A Contract tag that keeps a call the Laws cancel (an inadmissible double or redouble, Law 36): the "
+             "contract is the one the auction gives under that Law, by law (the call itself is A302 or A303).",
+             "Contract 4SX, but under Law 36 the auction ends in 4S"),
         # --- score -----------------------------------------------------------
         Code("S601", E, "score disagrees",
              "Score {value} but {contract} by {declarer} taking {tricks} tricks scores {expected}",

@@ -144,6 +144,10 @@ class Play:
     notes: tuple[Note, ...] = ()
     annotations: tuple[CardAnnotation | None, ...] = ()
     claim_span: Span | None = field(default=None, compare=False)
+    #: Tricks of unknown cards only (``- - - -``) the record writes after the last card given
+    #: (a converter's padding after a claim, pbn.md §8): not in ``cards``; the play does not
+    #: stop short there (its Result is final, not a partial result).
+    padded: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
         return " ".join("-" if c is None else str(c) for c in self.cards)

@@ -251,12 +251,14 @@ def replay_play(
     holding checks, for the hands it gives.
 
     Faults: P403 the Play tag's leader is not declarer's LHO (not for an end
-    position, whose Play tag names the player on lead).  The replay then
-    follows the record's leader, unless the cards fit the hands better led
-    from declarer's LHO: a wrong Play tag over play lines written from the
-    real leader (the cards' order is the same either way: each trick is led
-    from the previous winner's column) is then one fault, not one P402 for
-    every card; P402 a card the seat does not hold (also a
+    position, whose Play tag names the player on lead).  The replay always
+    follows the record's leader (PBN 2.1 §3.6: column 1 is the seat the Play
+    tag names; issue #18: another reading is never kept).  When the cards fit
+    the hands better led from declarer's LHO (a wrong Play tag over play lines
+    written from the real leader: the cards' order is the same either way,
+    each trick led from the previous winner's column), the P403 message says
+    so and the cards out of place under the record's reading are that one
+    fault, not one P402 for every card; P402 a card the seat does not hold (also a
     card played twice); P401 a revoke (Law 61); P404 known cards after the
     last trick; P405 a claim outside what declarer can still take.  An
     unknown card leaves its trick's winner unknown; the next trick's leader
@@ -320,13 +322,18 @@ def replay_play(
         and not opening_out_of_turn
         and per_hand == 13  # an end position's Play tag names the player on lead (PBN 2.1 §3.10)
     ):
-        p403 = Fault("P403", None, (("value", str(stated)), ("expected", str(expected))))
         as_stated = replay_play(play, contract, deal, dc, follow_leads=follow_leads, _leader=stated)
+        other = ""
+        faults_after = as_stated.faults
         if any_checkable and as_stated.faults:
             from_lho = replay_play(play, contract, deal, dc, follow_leads=follow_leads, _leader=expected)
             if _misfits(from_lho) < _misfits(as_stated):
-                as_stated = from_lho
-        return replace(as_stated, faults=(p403, *as_stated.faults))
+                # the other reading is offered, never kept (PBN 2.1 §3.6: column 1 is the Play
+                # tag's seat); the cards out of place under the record's reading are this one fault
+                other = f" (read as led by {expected} the cards fit the hands: that reading is not kept)"
+                faults_after = ()
+        p403 = Fault("P403", None, (("value", str(stated)), ("expected", str(expected)), ("other", other)))
+        return replace(as_stated, faults=(p403, *faults_after))
     leader = stated if stated is not None else expected
 
     tricks: list[Trick] = []

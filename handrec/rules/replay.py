@@ -16,10 +16,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handrec.diagnostics import Diagnostic, make
+from handrec.diagnostics import Diagnostic, Severity, make
 from handrec.model import Auction, Board, Contract, Doubling, Play, Seat, Span, Strain, Vulnerability, sided_parts
 from handrec.rules.auction import ILLEGAL_CALL_CODES, AuctionReplay, replay_auction
 from handrec.rules.board import Fault, check_deal, dealer_for_board, own_vulnerability, vulnerability_for_board
+from handrec.rules.faults import (
+    AUCTION_BY_LAW,
+    AUCTION_FAULTS,
+    BY_LAW,
+    CLEAN,
+    DEAL_FAULTS,
+    FROM_TAGS,
+    PLAY_BY_LAW,
+    PLAY_FAULTS,
+    RANKED,
+    UNKNOWN,
+    tag_of,
+    worst,
+)
 from handrec.rules.play import PlayReplay, Trick, replay_play
 from handrec.scoring.duplicate import score_ns as _score_ns
 
@@ -53,6 +67,11 @@ class Replay:
       tag) instead: it is what the scorer scored, contract or not (S601 when they differ).
     * ``diagnostics``: every fault the replay found (not the board's own
       parse diagnostics).
+    * ``contract_status``, ``play_status``, ``result_status``, ``score_status``:
+      what each derived value stands on (:mod:`handrec.rules.faults`): ``clean``,
+      ``by_law``, ``from_tags`` or ``unknown`` (the value is null; a passed-out
+      board's result takes its contract's status).  ``play_status`` is that of
+      the seat of each card in ``tricks`` (``unknown`` when there are none).
     """
 
     contract: Contract | None
@@ -61,6 +80,10 @@ class Replay:
     result: int | None
     score_ns: int | None
     diagnostics: tuple[Diagnostic, ...]
+    contract_status: str = UNKNOWN
+    play_status: str = UNKNOWN
+    result_status: str = UNKNOWN
+    score_status: str = UNKNOWN
 
 
 #: Dealer and vulnerability of the 16-board cycle by ``(number - 1) % 16`` (Law 2; as
@@ -267,6 +290,10 @@ def replay(board: Board) -> Replay:
     swapped = board.declarer_swapped is True and tag_declarer is not None
     contract: Contract | None = None
     source: str | None = None
+    # the errors that bear on the auction (issue #18: what a faulty record yields)
+    auction_bad = _auction_errors(board, ar) if (ar is not None and ar.faults) or board.diagnostics else ()
+    auction_by_law = bool(auction_bad) and all(c in AUCTION_BY_LAW for c in auction_bad)
+    cstatus = UNKNOWN
     if (
         ar is not None
         and ar.complete
@@ -274,11 +301,17 @@ def replay(board: Board) -> Replay:
         and not (
             (ar.faults or board.diagnostics)  # the usual clean board: no call to make
             and tag_contract is not None
-            and _tags_over_faulty_auction(board, ar, tag_contract, tag_declarer)
+            and (
+                _tags_over_faulty_auction(board, ar, tag_contract, tag_declarer)
+                or (auction_bad and not auction_by_law)  # no Law gives the auction's contract: the tags'
+            )
         )
     ):
-        contract, source = ar.contract, "auction"
-        a = ar.contract
+        # a contract that stands on an auction fault no Law rectifies is not kept (the tags' below)
+        cstatus = CLEAN if not auction_bad else BY_LAW if auction_by_law else UNKNOWN
+    if cstatus is not UNKNOWN:
+        a = ar.contract  # type: ignore[union-attr]
+        contract, source = a, "auction"
         declarer_ok = True
         if a.level and tag_declarer is not None and a.declarer is not None:
             # PBN 2.1 §3.9: with ^ declarer and dummy swapped; the tag names who actually declared
@@ -289,12 +322,17 @@ def replay(board: Board) -> Replay:
                 contract = Contract(a.level, a.strain, a.doubling, tag_declarer)
         tc = tag_contract
         if tc is not None and (tc.level, tc.strain, tc.doubling) != (a.level, a.strain, a.doubling):
-            sink.tag("C501", "Contract", value=str(tag_contract), expected=str(a))
+            if cstatus is BY_LAW:  # the tag kept a call the Laws cancel (or one they accept)
+                laws = ", ".join(dict.fromkeys(AUCTION_BY_LAW[c] for c in auction_bad))
+                sink.tag("C509", "Contract", value=str(tag_contract), law=laws, expected=str(a))
+            else:
+                sink.tag("C501", "Contract", value=str(tag_contract), expected=str(a))
         elif not declarer_ok:
             value = f"^{tag_declarer}" if swapped else str(tag_declarer)
             sink.tag("C502", "Declarer", value=value, expected=str(a.declarer), strain=str(a.strain))
-    elif tag_contract is not None:
+    if contract is None and tag_contract is not None:
         source = "tags"
+        cstatus = FROM_TAGS if auction_bad else CLEAN
         if tag_contract.level == 0 and tag_contract.strain is None:
             contract = Contract.passed_out()
         else:
@@ -306,6 +344,7 @@ def replay(board: Board) -> Replay:
     tricks: tuple[Trick, ...] = ()
     play_result: int | None = None
     pr: PlayReplay | None = None
+    own_play = UNKNOWN  # the status of the play itself (of its seats and its count of tricks)
     if isinstance(play, Play) and (play.cards or play.claim is not None):
         if contract is None or contract.strain is None:
             if any(c is not None for c in play.cards) and not any(d.code == "P407" for d in board.diagnostics):
@@ -335,6 +374,10 @@ def replay(board: Board) -> Replay:
                         if span is None and spans:
                             span = spans[0]
                     sink.fault(f, span)
+            own_play = _play_status(board, pr, dc.faults)
+            if own_play not in RANKED:
+                play_result = None  # a count of tricks built on the fault: not a result (issue #18)
+    pstatus = worst(own_play, cstatus) if tricks else UNKNOWN
 
     # --- result -------------------------------------------------------------------
     tag_result = board.result
@@ -352,14 +395,23 @@ def replay(board: Board) -> Replay:
             play_result = tag_result  # a result the players agreed (PBN 2.1 §3.4.15 "^"): it stands, Law 69
         else:
             sink.tag("C503", "Result", value=tag_result, expected=play_result)
-    elif (
-        play_result is None
-        and tag_result is not None
-        and pr is not None
-        and not _result_possible(sink, pr, play, contract, tag_result, dc.cards_per_hand)  # type: ignore[arg-type]
-    ):
-        tag_result = None  # impossible after the play: not scored (one error, no S601 from it)
+    elif play_result is None and tag_result is not None and pr is not None and own_play in RANKED:
+        if not _result_possible(sink, pr, play, contract, tag_result, dc.cards_per_hand):  # type: ignore[arg-type]
+            tag_result = None  # impossible after the play: not scored (one error, no S601 from it)
+        elif _stops_short(board, play, pr, dc.cards_per_hand):  # type: ignore[arg-type]
+            _partial_result(sink, pr, tag_result)
+            tag_result = None  # a partial result counts the tricks completed: not the board's result
     result = None if passed_out else (play_result if play_result is not None else tag_result)
+    if passed_out:
+        rstatus = cstatus
+    elif result is None:
+        rstatus = UNKNOWN
+    elif play_result is not None:
+        rstatus = worst(own_play, cstatus)
+    elif pr is not None and own_play not in RANKED:
+        rstatus = FROM_TAGS  # the Result tag beside a faulty play
+    else:
+        rstatus = worst(cstatus if cstatus is not UNKNOWN else (FROM_TAGS if auction_bad else CLEAN))
 
     # --- score (Law 77) -----------------------------------------------------------
     score: int | None = None
@@ -384,7 +436,71 @@ def replay(board: Board) -> Replay:
             if parts is not None and len(parts) == 1 and parts[0][0] == "NS":
                 score = parts[0][1]
 
-    return Replay(contract, source, tricks, result, score, tuple(sink) if sink else ())
+    sstatus = UNKNOWN if score is None else cstatus if passed_out else worst(cstatus, rstatus)
+    return Replay(
+        contract, source, tricks, result, score, tuple(sink) if sink else (), cstatus, pstatus, rstatus, sstatus
+    )
+
+
+def _auction_errors(board: Board, ar: AuctionReplay | None) -> tuple[str, ...]:
+    """The codes of the errors that bear on the auction's contract, each once: the replay's
+    illegal calls (A301-A304, A306) and the reader's A306 (a token that is no call), T106 (the
+    auction does not start at the dealer) and T101 of the Auction tag (its seat unreadable)."""
+    out: dict[str, None] = {}
+    if ar is not None:
+        for f in ar.faults:
+            if f.code != "A305":  # an auction that stops short is a warning: nothing derived from it
+                out.setdefault(f.code)
+    for d in board.diagnostics:
+        code = d.code
+        if d.severity is Severity.ERROR and (
+            code in AUCTION_FAULTS or (code == "T101" and tag_of(d.message) == "Auction")
+        ):
+            out.setdefault(code)
+    return tuple(out)
+
+
+def _play_status(board: Board, pr: PlayReplay, deal_faults: tuple[Fault, ...]) -> str:
+    """The status of a replayed play's seats and count of tricks (:mod:`handrec.rules.faults`):
+    ``clean`` without a play or deal error, ``by_law`` when its only errors are ones a Law
+    rectifies (P408: a lead by the wrong hand that the next hand played to stands, Laws 53A,
+    55A), else ``from_tags`` (the seats its Play tag and columns give; PBN 2.1 §3.6)."""
+    codes = {f.code for f in pr.faults if f.code != "P405"}  # an impossible claim: the result's fault only
+    codes.update(f.code for f in deal_faults if f.code in DEAL_FAULTS)
+    if board.diagnostics:
+        codes.update(d.code for d in board.diagnostics if d.code in PLAY_FAULTS and d.severity is Severity.ERROR)
+    if not codes:
+        return CLEAN
+    if all(c in PLAY_BY_LAW for c in codes):
+        return BY_LAW
+    return FROM_TAGS
+
+
+def _stops_short(board: Board, play: Play, pr: PlayReplay, per_hand: int | None) -> bool:
+    """Whether a PBN play stops before its last trick without ``*`` (no more cards known),
+    ``+`` or a claim, and without tricks of unknown cards after it (a converter's padding
+    after a claim, pbn.md §8): its Result is then a partial result (PBN 2.1 §3.4.15:
+    it counts the tricks completed).  An agreed Result (``^``, Law 69) and a revoke marked
+    ``^R`` (Law 64) give the outcome all the same."""
+    if board.origin.format != "pbn" or play.ended is not None or play.claim is not None:
+        return False
+    if play.padded or board.result_agreed or "R" in (play.irregular or ()):
+        return False
+    if (per_hand or 13) != 13 or pr.complete:
+        return False
+    return len(play.cards) < 52
+
+
+def _partial_result(sink: _Sink, pr: PlayReplay, result: int) -> None:
+    """C508 (warning) for a Result that counts the tricks completed, C503 for one that does
+    not (PBN 2.1 §3.4.15: an unfinished play's Result counts the completed tricks only)."""
+    won, unknown = pr.declarer_tricks, pr.played - pr.declarer_tricks - pr.defence_tricks
+    written = sink.board.tag("Result")
+    value = written.strip() if written and written.strip() else result
+    if won <= result <= won + unknown:
+        sink.tag("C508", "Result", value=value, won=won, played=pr.played)
+    else:
+        sink.tag("C503", "Result", value=value, expected=won)
 
 
 def _tags_over_faulty_auction(board: Board, ar: AuctionReplay, tag: Contract, tag_declarer: Seat | None) -> bool:
@@ -392,6 +508,10 @@ def _tags_over_faulty_auction(board: Board, ar: AuctionReplay, tag: Contract, ta
     auction holds an illegal call (A301-A304, A306, found by the replay or, for a token
     that is no call, by the reader), the tags name a contract with its declarer, and they
     differ from the replay's.
+
+    Not when the tags differ from the auction only in the doubling and the auction's only
+    illegal calls are inadmissible doubles or redoubles: Law 36 cancels them, and the
+    contract that stood is the auction's (issue #18).
 
     The replay's contract is then a guess about a faulty record (an illegal call skipped,
     an insufficient bid taken as accepted, Law 27A1), and following it would charge the
@@ -409,7 +529,15 @@ def _tags_over_faulty_auction(board: Board, ar: AuctionReplay, tag: Contract, ta
     if declarer is None:
         return False
     a = ar.contract
-    return a is None or (a.level, a.strain, a.doubling, a.declarer) != (tag.level, tag.strain, tag.doubling, declarer)
+    if a is None:
+        return True
+    if (a.level, a.strain, a.declarer) == (tag.level, tag.strain, declarer) and all(
+        f.code in ("A302", "A303") for f in ar.faults if f.code in ILLEGAL_CALL_CODES
+    ):
+        # only the doubling differs, and the fault is an inadmissible double or redouble: Law 36
+        # cancels it, so the contract that stood is the auction's, not the tag's (C509)
+        return False
+    return (a.level, a.strain, a.doubling, a.declarer) != (tag.level, tag.strain, tag.doubling, declarer)
 
 
 def _result_possible(

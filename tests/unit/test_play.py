@@ -192,17 +192,23 @@ def test_P402_card_played_twice() -> None:
 
 def test_P403_wrong_leader() -> None:
     r = replay_play(play(N, "SA ST S3 S2"), SEVEN_NT_S, FULL)
-    assert [(f.code, f.index, f.kwargs) for f in r.faults] == [("P403", None, {"value": "N", "expected": "W"})]
+    assert [(f.code, f.index, f.kwargs) for f in r.faults] == [
+        ("P403", None, {"value": "N", "expected": "W", "other": ""})
+    ]
     assert r.tricks[0].leader == N  # the record's leader is followed: the cards fit N's lead
 
 
 def test_P403_wrong_play_tag_over_lines_from_the_real_leader() -> None:
     # The Play tag says N, but the lines were written from W (declarer's LHO): W's S2, N's
-    # SA...  Read from N every card is in the wrong hand; read from W they all fit, so the
-    # replay follows W and the tag is the one fault.
+    # SA...  Read from N every card is in the wrong hand; read from W they all fit: the tag
+    # is the one fault, and the message offers W's reading, which is never kept (issue #18:
+    # PBN 2.1 §3.6, column 1 is the Play tag's seat).
     r = replay_play(play(N, all_thirteen()), SEVEN_NT_S, FULL)
-    assert [(f.code, f.index, f.kwargs) for f in r.faults] == [("P403", None, {"value": "N", "expected": "W"})]
-    assert r.tricks[0].leader == W and r.result == 13 and r.complete
+    other = " (read as led by W the cards fit the hands: that reading is not kept)"
+    assert [(f.code, f.index, f.kwargs) for f in r.faults] == [
+        ("P403", None, {"value": "N", "expected": "W", "other": other})
+    ]
+    assert r.tricks[0].leader == N
 
 
 def test_P404_after_13_tricks() -> None:

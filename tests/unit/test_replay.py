@@ -195,7 +195,12 @@ def test_wrong_leader_P403() -> None:
     b = make_board(play=play_with_spans(N, standard_play(), Contract.parse("7NT")))
     r = replay(b)
     assert where(r)[0] == ("P403", 10 + 20 - 1, 1)
-    assert r.diagnostics[0].message == "the play starts with N; the opening leader is W"
+    assert r.diagnostics[0].message == (
+        "the play starts with N; the opening leader is W"
+        " (read as led by W the cards fit the hands: that reading is not kept)"
+    )
+    # issue #18: the record's reading (N led) is kept, never the other one; its count is no result
+    assert r.tricks[0].leader == N and r.play_status == "from_tags"
 
 
 def test_play_after_end_P404() -> None:

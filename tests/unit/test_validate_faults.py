@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from handrec.formats.pbn.reader import parse_pbn_text
-from handrec.rules.validator import validate
+from handrec.rules.validator import analyse, validate
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 
@@ -166,11 +166,21 @@ def test_illegal_call_tags_checked_against_the_play() -> None:
     assert diags(text) == [("C503", 8, 1), ("A306", 12, 1)]
 
 
-def test_illegal_call_without_a_declarer_follows_the_auction() -> None:
-    # no Declarer tag: the tags name no whole contract, so the replay's (3C by W) is used
-    # and the rest is checked against it as before
-    got = diags(FAULTY_AUCTION.replace('[Declarer "N"]\n', ""))
-    assert got == [("C501", 6, 1), ("S601", 8, 1), ("A306", 11, 1), ("P403", 12, 1)]
+def test_illegal_call_without_a_declarer_takes_the_contract_tag() -> None:
+    # no Declarer tag: the replay's 3C by W would stand on a token that is no call, which
+    # no Law rectifies (issue #18): the Contract tag gives the contract (4S, declarer not
+    # known), the play is read and checked against it, and nothing is scored
+    text = FAULTY_AUCTION.replace('[Declarer "N"]\n', "")
+    assert diags(text) == [("A306", 11, 1)]
+    (board,) = parse_pbn_text(text, "t.pbn")
+    r = analyse(board).replay
+    assert (str(r.contract), r.contract.declarer, r.result, r.score_ns) == ("4S", None, 7, None)
+    assert (r.contract_status, r.play_status, r.result_status, r.score_status) == (
+        "from_tags",
+        "from_tags",
+        "from_tags",
+        "unknown",
+    )
 
 
 def test_insufficient_bid_called_over_stands() -> None:
@@ -192,11 +202,15 @@ def test_clean_auction_disagreeing_with_contract_tag_still_C501() -> None:
 
 def test_wrong_play_tag_is_one_fault() -> None:
     # [Play "W"] over lines written from E (declarer's LHO): one P403, not 52 cards in the
-    # wrong hand; the play, so the Result and the Score, still check out
+    # wrong hand; the message offers E's reading, which is not kept (issue #18), so the play
+    # gives no result and the Result tag is not compared with it
     text = BASE.replace('[Play "E"]', '[Play "W"]')
     assert diags(text) == [("P403", 13, 1)]
     (board,) = parse_pbn_text(text, "t.pbn")
-    assert [d.message for d in validate(board)] == ["the play starts with W; the opening leader is E"]
+    assert [d.message for d in validate(board)] == [
+        "the play starts with W; the opening leader is E"
+        " (read as led by E the cards fit the hands: that reading is not kept)"
+    ]
 
 
 def test_no_board_tag_is_no_fault() -> None:

@@ -191,7 +191,7 @@ class _BoardBuilder:
                 play_sec = i
                 at: list[tuple[str, int]] = []
                 notes = _notes(sections, i, issues, "play")
-                trump = play_trump(contract, auction, bad_call=any(i[0] == "A306" for i in issues))
+                trump = play_trump(contract, auction, bad_call=any(i[0] in ("A306", "T106") for i in issues))
                 play = _play(
                     sec,
                     notes,

@@ -36,9 +36,11 @@ def play_trump(contract: Contract | None, auction: Auction | None, *, bad_call: 
     A finished auction (a bid followed by three passes) decides: it is the record of what
     was bid, and a Contract tag that disagrees with it is the validator's C501, not a
     reason to misread the play.  Except when the auction holds an illegal call (A301-A304,
-    A306; ``bad_call``: the reader dropped a token that is no call) and the Contract tag,
-    with its declarer, names another strain: the replay then takes the contract from the
-    tags (:func:`handrec.rules.replay.replay`), and so does the play's order.  Otherwise
+    A306; ``bad_call``: the reader dropped a token that is no call, or the auction does not
+    start at the dealer, T106) and the Contract tag, with its declarer (with ``bad_call``,
+    with or without one: no Law gives that auction's contract), names another strain: the
+    replay then takes the contract from the tags (:func:`handrec.rules.replay.replay`), and
+    so does the play's order.  Otherwise
     the Contract tag (a contract, or an end position's strain), else the last bid made.
     ``^S`` placeholders (no call) are left out.
     """
@@ -62,7 +64,7 @@ def play_trump(contract: Contract | None, auction: Auction | None, *, bad_call: 
                 contract is not None
                 and contract.level
                 and contract.strain is not None
-                and contract.declarer is not None
+                and (contract.declarer is not None or bad_call)
                 and contract.trump != trump
                 and (bad_call or _illegal_call(auction))
             ):

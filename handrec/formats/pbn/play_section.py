@@ -223,6 +223,7 @@ def _play(
     n = len(slot_cards)
     while n and slot_cards[n - 4 : n] == [None, None, None, None]:
         n -= 4
+    padded = (len(slot_cards) - n) // 4
     del slot_cards[n:], slot_spans[n:]
     plus_at = next((k for k, c in enumerate(slot_cards) if c is _PLUS), -1) if plus_seen else -1
     track = bool(marks or slot_ann or comment_at)
@@ -294,7 +295,7 @@ def _play(
                     break
             anchors.append(("play", i))
     play_notes = notes[1] + tuple(found) if found else notes[1]
-    return Play(leader, tuple(cards), None, ended, tuple(spans), irregular, play_notes, annotations)
+    return Play(leader, tuple(cards), None, ended, tuple(spans), irregular, play_notes, annotations, None, padded)
 
 
 def _winner(played: list[Card], trump: Suit | None) -> int:
