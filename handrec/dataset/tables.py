@@ -2,7 +2,9 @@
 
 Tables (one Arrow schema each, :data:`SCHEMAS`):
 
-* ``boards``: one row per game (a table's result of one board),
+* ``boards``: one row per game (a table's result of one board), with the
+  faults of its record and the status of each derived value (``where status =
+  'clean'`` keeps the boards without an error; docs/faulty-records.md),
 * ``calls``: one row per call, ``plays``: one row per card played,
 * ``diagnostics``: one row per diagnostic (file-level ones have a null
   ``board_id``),
@@ -33,7 +35,7 @@ from handrec.rules.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row", "description"]
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 
 _ERROR, _WARNING = Severity.ERROR, Severity.WARNING
 
@@ -105,6 +107,22 @@ _DD_TABLES = {
         ]
     ),
 }
+#: The columns that say what each derived value of a board stands on (issue #18; the rule is
+#: :mod:`handrec.rules.faults` and docs/faulty-records.md).
+_STATUS_TEXT = (
+    ": clean (the record gives it, no error bears on it), by_law (what a Law makes of the fault, named in the"
+    " diagnostic), from_tags (the faulty auction or play's own tags state it) or unknown (null)."
+)
+_FAULT_FIELDS = [
+    _col(
+        "faults", pa.list_(_str), "The codes of the game's error diagnostics, each once, in file order ([] when none)."
+    ),
+    _col("status", _str, "clean when the game has no error diagnostic, else faulty (its codes in faults)."),
+    _col("contract_status", _str, "What contract and declarer stand on" + _STATUS_TEXT),
+    _col("play_status", _str, "What the seat of each card in plays stands on" + _STATUS_TEXT),
+    _col("result_status", _str, "What result stands on" + _STATUS_TEXT),
+    _col("score_status", _str, "What score_ns stands on; handrec score ranks clean and by_law only" + _STATUS_TEXT),
+]
 
 SCHEMAS: dict[str, pa.Schema] = {
     "boards": pa.schema(
@@ -140,12 +158,17 @@ SCHEMAS: dict[str, pa.Schema] = {
             _col("hcp_s", _i16, "South's high-card points."),
             _col("hcp_w", _i16, "West's high-card points."),
             _col("auction", _str, "The calls in order from the dealer, separated by spaces (Pass, X, XX, 1C...7NT)."),
-            _col("contract", _str, "The contract (4S, 3NTX, Pass): the auction's when it is complete, else the tags'."),
+            _col(
+                "contract",
+                _str,
+                "The contract (4S, 3NTX, Pass): the auction's when it is complete, else the tags' (contract_status).",
+            ),
             _col("declarer", _str, "The declarer (N, E, S, W); null when passed out or unknown."),
             _col(
                 "result",
                 _i16,
-                "Tricks taken by declarer (0-13): the play's or claim's when complete, else the Result tag.",
+                "Tricks taken by declarer (0-13): the play's or claim's when complete, else the Result tag"
+                " (result_status).",
             ),
             _col("score_ns", _i32, "North-South's duplicate score computed by handrec (0 when passed out; Law 77)."),
             _col("opening_lead", _str, "The first card of the play (SA, H7...)."),
@@ -153,6 +176,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             _col("errors", _i16, "The game's error diagnostics (its rows in diagnostics of severity error)."),
             _col("warnings", _i16, "The game's warnings."),
             *_DD_BOARD_FIELDS,
+            *_FAULT_FIELDS,
         ]
     ),
     "calls": pa.schema(
@@ -283,7 +307,11 @@ def board_row(board_id: int, a: Analysis) -> dict[str, Any]:
     Contract, declarer and result are the replay's resolved values (the
     auction and play when complete, else the file's tags); an unknown value
     is null, never a guess.  A passed-out board has contract ``Pass``, null
-    declarer and result, and ``score_ns`` 0.
+    declarer and result, and ``score_ns`` 0.  ``faults`` lists the codes of the
+    board's errors and ``status`` is ``clean`` without any, else ``faulty``;
+    ``contract_status``, ``play_status``, ``result_status`` and ``score_status`` say
+    what each derived value stands on (:mod:`handrec.rules.faults`: ``clean``,
+    ``by_law``, ``from_tags``, ``unknown``; issue #18).
     """
     return _board_row(board_id, a, None)
 
@@ -318,10 +346,13 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
     if auction_text is None and b.auction is not None:
         auction_text = str(b.auction)
     errors = warnings = 0
+    faults: list[str] = []
     for d in a.diagnostics:
         sev = d.severity
         if sev is _ERROR:
             errors += 1
+            if d.code not in faults:
+                faults.append(d.code)
         elif sev is _WARNING:
             warnings += 1
     origin = b.origin
@@ -366,6 +397,12 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         "par_score_ns": None,
         "score_vs_par_ns": None,
         "dd_source": None,
+        "faults": faults,
+        "status": "faulty" if errors else "clean",
+        "contract_status": r.contract_status,
+        "play_status": r.play_status,
+        "result_status": r.result_status,
+        "score_status": r.score_status,
     }
 
 

@@ -22,7 +22,7 @@ from handrec.events.results import EventScore
 from handrec.events.rubber_chicago import score_sessions
 from handrec.events.sessions import dated, group_sessions
 from handrec.events.teams import score_teams
-from handrec.events.travellers import travellers
+from handrec.events.travellers import travellers, unranked_notes
 
 __all__ = ["score_event"]
 
@@ -84,7 +84,7 @@ def _score_session(
     if method is Method.IMP:
         boards, rankings, notes = score_teams(ev)
         return [EventScore(method, name, team_boards=tuple(boards), rankings=tuple(rankings), notes=tuple(notes))]
-    every = travellers(ev)
+    every = travellers(ev, ranked_only=True)
     trs = [t for t in every if t.size > 0]
     scored_boards = {t.board for t in trs}
     no_result = tuple(
@@ -95,6 +95,8 @@ def _score_session(
     c = (cross or Cross.COMPARISONS) if method is Method.CROSS_IMP else None
     scored, rankings, notes = score_pairs(trs, method, neuberg=neuberg, cross=c or Cross.COMPARISONS)
     notes[:0] = _split_board_notes(trs)  # why a board number has several travellers
+    tabled = {(t.event, t.board) for t in every if t.source == "ScoreTable"}  # their games are not compared
+    notes.extend(unranked_notes(r for r in ev if (r.event, r.board) not in tabled))
     if not trs:
         notes.append("no board with a result")
     return [

@@ -26,6 +26,7 @@ from typing import Any
 
 from handrec.model import Board, Contract, Deal, Doubling, Origin, Seat, Span, Strain, Vulnerability
 from handrec.rules.board import check_deal, dealer_for_board, hand_mask, vulnerability_for_board
+from handrec.rules.faults import CLEAN, RANKED, error_codes
 from handrec.rules.replay import Replay, replay
 
 __all__ = [
@@ -216,6 +217,10 @@ class GameRecord:
       past midnight all take its first date).
     * ``spans``: where the Board, Deal, Dealer and Vulnerable tags are (``None``
       each when not known), for the positions of the event diagnostics.
+    * ``status``: what ``score_ns`` stands on (the replay's ``score_status``:
+      ``clean``, ``by_law``, ``from_tags``, ``unknown``; :mod:`handrec.rules.faults`);
+      ``faults``: the codes of the board's error diagnostics, each once.  Event
+      scoring ranks a score only when :attr:`ranked` (issue #18).
     """
 
     origin: Origin = field(compare=False)
@@ -241,6 +246,14 @@ class GameRecord:
     tables: tuple[TableView, ...] = ()
     date: str = ""
     spans: tuple[Span | None, ...] = field(default=(), compare=False)
+    status: str = CLEAN
+    faults: tuple[str, ...] = ()
+
+    @property
+    def ranked(self) -> bool:
+        """Whether event scoring ranks this game's score: it has one, and it is clean or what
+        the Laws make of a fault (issue #18; :data:`handrec.rules.faults.RANKED`)."""
+        return self.score_ns is not None and self.status in RANKED
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Pickled as plain values (``validate --jobs`` sends one record a board from its
@@ -286,6 +299,8 @@ class GameRecord:
                 self.tables,
                 self.date,
                 self.spans,
+                self.status,
+                self.faults,
             ),
         )
 
@@ -371,6 +386,8 @@ def _game_record(
     tables: tuple[TableView, ...],
     date: str = "",
     spans: tuple[Span | None, ...] = (),
+    status: str = CLEAN,
+    faults: tuple[str, ...] = (),
 ) -> GameRecord:
     """A :class:`GameRecord` from the values its ``__reduce__`` gives."""
     c = None
@@ -406,6 +423,8 @@ def _game_record(
         tables,
         date,
         spans,
+        status,
+        faults,
     )
 
 
@@ -607,6 +626,8 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         tables=tuple(views),
         date=session_date(tag("Date")),
         spans=tuple([where.get(n) for n in _SPAN_TAGS]) if where else (),
+        status=r.score_status,
+        faults=tuple(error_codes((*board.diagnostics, *r.diagnostics))) if r.score_status not in RANKED else (),
     )
 
 

@@ -56,8 +56,17 @@ def score_teams(recs: Sequence[GameRecord]) -> tuple[list[TeamBoard], list[Ranki
                 why = " (the rooms played another dealer or vulnerability: a fouled board, Law 87A)"
             notes.append(f"board {board}: {len(o)} Open and {len(c)} Closed results, not a pair of rooms{why}")
             continue
-        if o[0].score_ns is None or c[0].score_ns is None:
-            notes.append(f"board {board}: no score in {'the Open' if o[0].score_ns is None else 'the Closed'} room")
+        if not o[0].ranked or not c[0].ranked:
+            # issue #18: a score that stands on a faulty record is not compared
+            bad = o[0] if not o[0].ranked else c[0]
+            room = "the Open" if bad is o[0] else "the Closed"
+            if bad.score_ns is None:
+                notes.append(f"board {board}: no score in {room} room")
+            else:
+                notes.append(
+                    f"board {board}: the score in {room} room is not ranked: it stands on a faulty record"
+                    f" ({', '.join(bad.faults) or 'no error'}; score {bad.status})"
+                )
             continue
         v = teams_imps(o[0].score_ns, c[0].score_ns)
         out.append(TeamBoard(match, board, _game_entry(o[0]), _game_entry(c[0]), v))

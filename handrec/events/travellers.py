@@ -22,7 +22,7 @@ from handrec.model import Contract, ModelError, Seat, Vulnerability
 from handrec.scoring.duplicate import score_ns
 from handrec.scoring.traveller import MAX_MULTIPLICITY, ArtificialScore
 
-__all__ = ["Entry", "Traveller", "travellers", "table_entries", "row_score"]
+__all__ = ["Entry", "Traveller", "travellers", "table_entries", "row_score", "unranked_notes"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +86,15 @@ class Traveller:
         return out
 
 
-def _game_entry(r: GameRecord) -> Entry:
+def _game_entry(r: GameRecord, ranked_only: bool = False) -> Entry:
+    """A game's traveller line; with ``ranked_only`` its score only when the game is
+    :attr:`~handrec.events.games.GameRecord.ranked` (issue #18: a score that stands on a
+    faulty record is not compared; :func:`unranked_notes` says so)."""
     c = r.contract
     return Entry(
         ns=r.ns,
         ew=r.ew,
-        score_ns=r.score_ns,
+        score_ns=r.score_ns if not ranked_only or r.ranked else None,
         contract="" if c is None else str(c),
         declarer="" if c is None or c.declarer is None else str(c.declarer),
         tricks=None if r.passed_out else r.tricks,
@@ -215,7 +218,28 @@ def row_score(contract: str, declarer: str, tricks: int | None, vulnerable: Vuln
         return None
 
 
-def travellers(recs: Iterable[GameRecord], *, tables: bool = True) -> list[Traveller]:
+def unranked_notes(recs: Iterable[GameRecord]) -> list[str]:
+    """A note for each game whose score is left out of the ranking because it stands on a
+    faulty record (issue #18: only ``clean`` and ``by_law`` scores are ranked), naming the
+    board, the pairs and the faults.
+
+    >>> from handrec.model import Origin
+    >>> r = GameRecord(Origin("t.pbn"), board="3", ns="A - B", ew="C - D", score_ns=420, status="from_tags", faults=("P403",))
+    >>> unranked_notes([r])
+    ['board 3: the result of N-S A - B against E-W C - D is not ranked: it stands on a faulty record (P403; score from_tags)']
+    """
+    out = []
+    for r in recs:
+        if r.score_ns is not None and not r.ranked:
+            codes = ", ".join(r.faults) if r.faults else "no error"
+            out.append(
+                f"board {r.board or '?'}: the result of N-S {r.ns or '?'} against E-W {r.ew or '?'} is not ranked:"
+                f" it stands on a faulty record ({codes}; score {r.status})"
+            )
+    return out
+
+
+def travellers(recs: Iterable[GameRecord], *, tables: bool = True, ranked_only: bool = False) -> list[Traveller]:
     """Group results of the same board into travellers, in order of first appearance.
 
     Key: Event + date (the session, as :func:`~handrec.events.sessions.dated` sets it) + board (number, else Board
@@ -226,7 +250,9 @@ def travellers(recs: Iterable[GameRecord], *, tables: bool = True) -> list[Trave
     with neither board nor deal stand alone.  With ``tables`` (default), a
     board one of whose games has a ScoreTable with at least one score or
     artificial score takes its traveller from the first such table, and its
-    games' own results are not added again (the table lists them).
+    games' own results are not added again (the table lists them).  With
+    ``ranked_only`` a game's score is kept only when it is ranked
+    (:attr:`~handrec.events.games.GameRecord.ranked`; the event scoring's view).
     """
     games: dict[object, list[GameRecord]] = {}
     from_table: dict[object, Traveller] = {}
@@ -248,6 +274,12 @@ def travellers(recs: Iterable[GameRecord], *, tables: bool = True) -> list[Trave
         else:
             first = rs[0]
             out.append(
-                Traveller(first.event, first.board, first.deal, tuple(_game_entry(r) for r in rs), date=first.date)
+                Traveller(
+                    first.event,
+                    first.board,
+                    first.deal,
+                    tuple(_game_entry(r, ranked_only) for r in rs),
+                    date=first.date,
+                )
             )
     return out
