@@ -1,0 +1,263 @@
+"""What a faulty record yields (issue #18): never a value built on the fault.
+
+Each derived value of a board (contract and declarer, the seat of each card played, the
+result, the score, and from them the matchpoints) is what the record gives cleanly, what the
+Laws make of the fault, or null; the ``boards`` row says which (``faults``, ``status`` and a
+status per value), and ``handrec score`` ranks only clean results and those the Laws give,
+with a note for each left out.  Each case is a small file written here, with the exact
+diagnostics and the exact values in ``boards``, ``plays``, ``score`` and the rankings.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from handrec.cli import app
+from handrec.dataset.tables import to_arrow
+from handrec.formats.pbn.reader import parse_pbn_text
+
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+#: 4S by N taking 7 tricks (the play of tests/unit/test_validate_faults.py), led by E.
+PLAY = """CJ C8 C5 C2
+CQ C9 C6 C3
+CK CT C7 C4
+CA DJ D8 D5
+D2 DQ D9 D6
+D3 DK DT D7
+D4 DA HJ H8
+H5 H2 HQ H9
+H6 H3 HK HT
+H7 H4 HA SJ
+S8 S5 S2 SQ
+S9 S6 S3 SK
+ST S7 S4 SA
+"""
+STATUS = ["faults", "status", "contract_status", "play_status", "result_status", "score_status"]
+VALUES = ["contract", "declarer", "result", "score_ns"]
+
+
+def game(
+    table: int,
+    *,
+    contract: str | None = "4S",
+    declarer: str | None = "N",
+    result: str | None = "10",
+    score: str | None = None,
+    auction: str | None = "1S Pass 4S Pass\nPass Pass",
+    auction_seat: str = "N",
+    play: str | None = None,
+    play_seat: str = "E",
+) -> str:
+    """One table's game of board 1 (dealer N, nobody vulnerable), pairs N1 - S1 / E1 - W1 and so on."""
+    lines = ['[Event "Club"]', '[Date "2026.01.05"]', '[Board "1"]']
+    lines += [f'[North "N{table}"]', f'[South "S{table}"]', f'[East "E{table}"]', f'[West "W{table}"]']
+    lines += ['[Dealer "N"]', '[Vulnerable "None"]', f'[Deal "{DEAL}"]']
+    lines += [f'[Declarer "{declarer}"]'] if declarer is not None else []
+    lines += [f'[Contract "{contract}"]'] if contract is not None else []
+    lines += [f'[Result "{result}"]'] if result is not None else []
+    lines += [f'[Score "{score}"]'] if score is not None else []
+    lines += [f'[Auction "{auction_seat}"]', auction] if auction is not None else []
+    lines += [f'[Play "{play_seat}"]', play.rstrip("\n")] if play is not None else []
+    return "\n".join(lines) + "\n"
+
+
+def tables(text: str) -> dict:
+    return to_arrow(parse_pbn_text(text, "t.pbn"))
+
+
+def row(text: str, index: int = 0) -> dict:
+    """The boards row of game ``index``: its values and statuses."""
+    return {k: v for k, v in tables(text)["boards"].to_pylist()[index].items() if k in VALUES + STATUS}
+
+
+def diags(text: str) -> list[tuple[str, int, str]]:
+    return [(d["code"], d["line"], d["message"]) for d in tables(text)["diagnostics"].to_pylist()]
+
+
+def score(tmp_path: Path, *games: str) -> dict:
+    f = tmp_path / "t.pbn"
+    f.write_text("\n".join(games), encoding="utf-8")
+    r = CliRunner().invoke(app, ["score", str(f), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    (ev,) = json.loads(r.stdout)["events"]
+    return ev
+
+
+def ranked(ev: dict) -> dict[str, list[tuple[str, str, float]]]:
+    return {k["ranking"]: [(x["rank"], x["name"], x["pct"]) for x in k["rows"]] for k in ev["rankings"]}
+
+
+def scores(ev: dict) -> list[tuple[str, int | None, float | None]]:
+    return [(e["ns"], e["score_ns"], e["mp_ns"]) for t in ev["travellers"] for e in t["entries"]]
+
+
+CLEAN_420 = game(2)  # 4S by N, 10 tricks: 420
+DOWN_ONE = game(3, result="9")  # 4S by N, 9 tricks: -50
+
+
+# --- case 1: an inadmissible double (Law 36) ---------------------------------------------
+
+#: N doubles his own side's 4S and the Contract tag keeps the double: Law 36 cancels it.
+LAW_36 = game(1, contract="4SX", score="NS 590", auction="1S Pass 4S Pass\nX Pass Pass Pass")
+
+
+def test_inadmissible_double_is_cancelled_by_law_36() -> None:
+    assert diags(LAW_36) == [
+        ("C509", 12, "Contract 4SX, but under Law 36 the auction ends in 4S"),
+        ("S601", 14, "Score NS 590 but 4S by N taking 10 tricks scores NS 420"),
+        ("A302", 17, "double by N is not allowed: 4S was bid by the doubler's own side"),
+    ]
+    assert row(LAW_36) == {
+        "contract": "4S",
+        "declarer": "N",
+        "result": 10,
+        "score_ns": 420,  # not the 590 of the doubled contract the tag names
+        "faults": ["S601", "A302"],
+        "status": "faulty",
+        "contract_status": "by_law",
+        "play_status": "unknown",
+        "result_status": "by_law",
+        "score_status": "by_law",
+    }
+
+
+def test_a_contract_by_law_is_ranked(tmp_path: Path) -> None:
+    ev = score(tmp_path, LAW_36, CLEAN_420, DOWN_ONE)
+    assert scores(ev) == [("N1 - S1", 420, 1.5), ("N2 - S2", 420, 1.5), ("N3 - S3", -50, 0)]
+    assert ranked(ev)["NS"] == [("1=", "N1 - S1", 75), ("1=", "N2 - S2", 75), ("3", "N3 - S3", 0)]
+    assert ev["notes"] == []
+
+
+# --- case 2: an auction that does not start at the dealer (T106) --------------------------
+
+#: Dealer N, but the Auction tag says the first call was East's: the calls cannot be placed.
+T106 = game(1, auction_seat="E")
+
+
+def test_auction_not_at_the_dealer_keeps_only_the_tags() -> None:
+    assert diags(T106) == [("T106", 14, "Auction starts at E but the dealer is N")]
+    # not 4S by E, the calls read from the Auction tag's seat: the Contract and Declarer tags
+    assert row(T106) == {
+        "contract": "4S",
+        "declarer": "N",
+        "result": 10,
+        "score_ns": 420,
+        "faults": ["T106"],
+        "status": "faulty",
+        "contract_status": "from_tags",
+        "play_status": "unknown",
+        "result_status": "from_tags",
+        "score_status": "from_tags",
+    }
+    bare = game(1, contract=None, declarer=None, auction_seat="E")
+    assert diags(bare) == [("T106", 12, "Auction starts at E but the dealer is N")]
+    assert row(bare) == {
+        "contract": None,
+        "declarer": None,
+        "result": 10,
+        "score_ns": None,
+        "faults": ["T106"],
+        "status": "faulty",
+        "contract_status": "unknown",
+        "play_status": "unknown",
+        "result_status": "from_tags",
+        "score_status": "unknown",
+    }
+
+
+def test_a_result_from_tags_beside_a_faulty_auction_is_not_ranked(tmp_path: Path) -> None:
+    ev = score(tmp_path, T106, CLEAN_420, DOWN_ONE)
+    # the T106 table is listed with its score but not compared: the other two are a top of 1
+    assert scores(ev) == [("N1 - S1", None, None), ("N2 - S2", 420, 1), ("N3 - S3", -50, 0)]
+    assert ranked(ev)["NS"] == [("1", "N2 - S2", 100), ("2", "N3 - S3", 0)]
+    assert ev["notes"] == [
+        "board 1: the result of N-S N1 - S1 against E-W E1 - W1 is not ranked:"
+        " it stands on a faulty record (T106; score from_tags)"
+    ]
+
+
+# --- case 3: play lines read from another seat than the Play tag's (P403) -----------------
+
+#: [Play "W"] over lines written from E, declarer's LHO.
+P403 = game(1, result="7", score="NS -150", auction="1S Pass 2S Pass\n4S Pass Pass Pass", play=PLAY, play_seat="W")
+
+
+def test_play_is_read_from_the_play_tags_seat() -> None:
+    assert diags(P403) == [
+        (
+            "P403",
+            18,
+            "the play starts with W; the opening leader is E"
+            " (read as led by E the cards fit the hands: that reading is not kept)",
+        )
+    ]
+    assert row(P403) == {
+        "contract": "4S",
+        "declarer": "N",
+        "result": 7,
+        "score_ns": -150,
+        "faults": ["P403"],
+        "status": "faulty",
+        "contract_status": "clean",
+        "play_status": "from_tags",
+        "result_status": "from_tags",  # the Result tag's: the play's count under either reading is not kept
+        "score_status": "from_tags",
+    }
+    plays = tables(P403)["plays"].to_pylist()
+    # PBN 2.1 §3.6: column 1 is the Play tag's seat (W), whatever fits the hands better
+    assert [(p["card"], p["seat"]) for p in plays[:4]] == [("CJ", "W"), ("C8", "N"), ("C5", "E"), ("C2", "S")]
+    assert len(plays) == 52
+
+
+def test_a_faulty_play_is_not_ranked(tmp_path: Path) -> None:
+    ev = score(tmp_path, P403, game(2, result="7"), game(3, result="8"))
+    assert scores(ev) == [("N1 - S1", None, None), ("N2 - S2", -150, 0), ("N3 - S3", -100, 1)]
+    assert ranked(ev)["NS"] == [("1", "N3 - S3", 100), ("2", "N2 - S2", 0)]
+    assert ev["notes"] == [
+        "board 1: the result of N-S N1 - S1 against E-W E1 - W1 is not ranked:"
+        " it stands on a faulty record (P403; score from_tags)"
+    ]
+
+
+# --- case 4: a Result after a play that stops short without '*' or a claim ---------------
+
+#: The first six tricks of that play (declarer won 2, the defenders 4), no '*', no claim.
+SHORT = PLAY.split("D4 DA HJ H8")[0]
+
+
+def test_result_of_a_play_that_stops_short_is_a_partial_result() -> None:
+    partial = game(1, result="2", auction="1S Pass 2S Pass\n4S Pass Pass Pass", play=SHORT)
+    assert diags(partial) == [
+        (
+            "C508",
+            13,
+            "Result 2 counts the tricks declarer won in the 6 tricks completed (2): the play stops"
+            " there without '*' or a claim, so the board's result is not known",
+        )
+    ]
+    assert row(partial) == {
+        "contract": "4S",
+        "declarer": "N",
+        "result": None,
+        "score_ns": None,
+        "faults": [],
+        "status": "clean",
+        "contract_status": "clean",
+        "play_status": "clean",
+        "result_status": "unknown",
+        "score_status": "unknown",
+    }
+    final = partial.replace('[Result "2"]', '[Result "7"]')  # a final result on an unfinished play
+    assert diags(final) == [("C503", 13, "Result 7 but declarer took 2 tricks in the play")]
+    assert row(final)["result"] is None and row(final)["score_ns"] is None
+    # with '*' (no more cards known) the Result gives the outcome, as PBN 2.1 §3.6 says
+    ended = game(1, result="7", auction="1S Pass 2S Pass\n4S Pass Pass Pass", play=SHORT + "*\n")
+    assert diags(ended) == []
+    assert row(ended)["result"] == 7 and row(ended)["score_ns"] == -150
+    # and a converter's '- - - -' padding after the last card is no stop either
+    padded = game(1, result="7", auction="1S Pass 2S Pass\n4S Pass Pass Pass", play=SHORT + "- - - -\n" * 7)
+    assert diags(padded) == []
+    assert row(padded)["result"] == 7 and row(padded)["score_status"] == "clean"
