@@ -13,6 +13,16 @@ first letter gives the kind:
 * ``U`` USEBIO structure and participants (the rules its consumers enforce, usebio.md).
 
 A diagnostic prints compiler style: ``path:line:col: CODE severity: message``.
+
+What a faulty record yields (issue #18; docs/faulty-records.md): every value handrec
+derives from a board (contract, declarer, the seat of each card played, result, score,
+matchpoints) is what the record gives cleanly, what the Laws make of the fault (the Law
+named in the diagnostic: Law 27A1 for A301, Law 36 for A302/A303 with C509, Law 39A for
+A304, Laws 53A/55A for P408), what the record's own tags state beside a faulty auction
+or play, or null; never a repair chosen by handrec.  The ``boards`` table says which
+(``faults``, ``status`` and a status per value: :mod:`handrec.rules.faults`), and
+``handrec score`` ranks only clean results and those the Laws give, with a note for
+each left out.
 """
 
 from __future__ import annotations
