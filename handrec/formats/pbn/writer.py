@@ -326,6 +326,7 @@ def _export_play(p: Play, trump: Any, leader: Seat | None = None) -> Play:
     irr, ann = irr[:n], ann[:n]
     spans = list(p.spans) + [None] * (n - len(p.spans))
     ended = p.ended
+    padded = p.padded  # trailing tricks of unknown cards: written back as '- - - -' (Play.padded)
     if p.claim is not None and ended is None:
         ended = "*"
     if ended != "+":
@@ -336,6 +337,7 @@ def _export_play(p: Play, trump: Any, leader: Seat | None = None) -> Play:
             spans.append(None)
         while cards and cards[-4:] == [None, None, None, None]:
             del cards[-4:], irr[-4:], ann[-4:], spans[-4:]
+            padded += 1
     if p.leader is not None and trump is not TRUMP_UNKNOWN:
         for i, mark in enumerate(irr):
             if mark == "L" and i % 4:
@@ -350,7 +352,9 @@ def _export_play(p: Play, trump: Any, leader: Seat | None = None) -> Play:
     annotations = tuple(ann) if any(a is not None for a in ann) else ()
     notes = _export_notes(p.notes)
     lead = p.leader if p.leader is not None or not cards else leader
-    return Play(lead, tuple(cards), None, ended, tuple(spans[: len(cards)]), irregular, notes, annotations)
+    return Play(
+        lead, tuple(cards), None, ended, tuple(spans[: len(cards)]), irregular, notes, annotations, None, padded
+    )
 
 
 def _note_tags(notes: tuple[Note, ...]) -> list[Tag]:
@@ -655,6 +659,10 @@ def _emit_play(em: _Emitter, p: Play, trump: Any, deal: Deal | None) -> None:
             out.anchors.append(("play", last_in_play))
         out.lines.extend(" ".join(items).split("\n"))
         out.lines.extend(_comment_token(t)[0] for t in tail[1:])
+    if p.padded and p.ended is None:
+        # the record's '- - - -' tricks after the last card (Play.padded): written back, so
+        # that the play reads again as padded, not as one that stops short (issue #18)
+        out.lines.extend(["- - - -"] * p.padded)
     if p.ended == "*":
         out.lines.append("*")
 
