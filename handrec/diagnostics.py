@@ -96,9 +96,12 @@ CODES: dict[str, Code] = {
         Code("F004", E, "unknown format", "not PBN or LIN: {reason}", "handrec",
              "An input named on the command line that is neither PBN nor LIN by its content.",
              "not PBN or LIN: no tag pair and no LIN command"),
-        Code("F005", E, "unterminated comment", "brace comment not closed before end of file", "PBN 2.1 §3.8",
-             "A { comment must be closed by } before the end of the file; the comment is closed there.",
-             "brace comment not closed before end of file"),
+        Code("F005", E, "unterminated comment", "brace comment not closed before end of file{swallowed}",
+             "PBN 2.1 §3.8",
+             "A { comment must be closed by } before the end of the file; the comment is closed there.  The "
+             "diagnostic stands where the comment opened and names the tags it swallows.",
+             "brace comment not closed before end of file: the 3 tags after it (Declarer, Contract and Result) "
+             "are read as comment"),
         Code("F006", W, "unknown token", "unknown token {token!r} ignored", "PBN 2.1 §3.5",
              "Text in a section that is no token of it (neither call, card, note reference, NAG nor comment) is "
              "ignored, and listed by export as not in the output.",
@@ -246,6 +249,11 @@ CODES: dict[str, Code] = {
              "A note reference, suffix (! ?) or NAG on a call or card that is not valid there; a Note given in the "
              "identification section for a call or card is read, with this warning.",
              "'$300' is not a NAG (0-255)"),
+        Code("T129", W, "play section without its tags", "the Play section needs the {tags} tag{s} before it{where}",
+             "PBN 2.1 §3.1, §3.6",
+             "A Play section needs the Deal, Declarer and Contract tags before it, in import format too (not an "
+             "end position's, whose Play tag names the player on lead).",
+             "the Play section needs the Declarer and Contract tags before it"),
         # --- deal ------------------------------------------------------------
         Code("D201", E, "wrong number of cards", "{seat} holds {count} cards, not 13", "Law 1; PBN 2.1 §3.4.11",
              "Each hand of a full deal holds 13 cards.",

@@ -436,10 +436,33 @@ def replay(board: Board) -> Replay:
             if parts is not None and len(parts) == 1 and parts[0][0] == "NS":
                 score = parts[0][1]
 
+    if pr is not None and board.origin.format == "pbn" and (dc.cards_per_hand or 13) == 13:
+        _play_needs(sink, board)
     sstatus = UNKNOWN if score is None else cstatus if passed_out else worst(cstatus, rstatus)
     return Replay(
         contract, source, tricks, result, score, tuple(sink) if sink else (), cstatus, pstatus, rstatus, sstatus
     )
+
+
+def _play_needs(sink: _Sink, board: Board) -> None:
+    """T129 (warning) when a PBN Play section is not preceded by the Deal, Declarer and
+    Contract tags (PBN 2.1 §3.1, §3.6: a play section needs them before it, in import
+    format too).  Not for an end position, whose Play tag names the player on lead (PBN 2.1
+    §3.10), nor for a play that could not be replayed (P407 says why)."""
+    seen: set[str] = set()
+    for t in board.tags:
+        if t.name == "Play":
+            # a play without a deal is D205 (or the Deal tag's own fault): not told twice
+            needed = ("Deal", "Declarer", "Contract") if board.deal is not None else ("Declarer", "Contract")
+            missing = [n for n in needed if n not in seen]
+            if missing:
+                later = [n for n in missing if board.tag(n) is not None]
+                where = " (it comes after it)" if len(later) == len(missing) == 1 else ""
+                if len(later) and len(missing) > 1:
+                    where = f" ({' and '.join(later)} after it)"
+                sink.tag("T129", "Play", tags=" and ".join(missing), s="s" if len(missing) > 1 else "", where=where)
+            return
+        seen.add(t.name)
 
 
 def _auction_errors(board: Board, ar: AuctionReplay | None) -> tuple[str, ...]:

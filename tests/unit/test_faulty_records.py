@@ -261,3 +261,32 @@ def test_result_of_a_play_that_stops_short_is_a_partial_result() -> None:
     padded = game(1, result="7", auction="1S Pass 2S Pass\n4S Pass Pass Pass", play=SHORT + "- - - -\n" * 7)
     assert diags(padded) == []
     assert row(padded)["result"] == 7 and row(padded)["score_status"] == "clean"
+
+
+# --- case 5: a Play section without the tags it needs, and a comment that swallows them ----
+
+
+def test_play_section_needs_declarer_and_contract_before_it() -> None:
+    auction = "1S Pass 2S Pass\n4S Pass Pass Pass"
+    assert diags(game(1, result="7", auction=auction, play=PLAY)) == []
+    bare = game(1, contract=None, declarer=None, result="7", auction=auction, play=PLAY)
+    assert diags(bare) == [("T129", 15, "the Play section needs the Declarer and Contract tags before it")]
+    # the auction gives the contract, cleanly: the fault is the file's order, not a value
+    assert row(bare)["contract"] == "4S" and row(bare)["contract_status"] == "clean"
+    after = game(1, declarer=None, result="7", auction=auction, play=PLAY) + '[Declarer "N"]\n'
+    assert diags(after) == [("T129", 16, "the Play section needs the Declarer tag before it (it comes after it)")]
+
+
+def test_open_brace_comment_says_where_it_opened_and_what_it_swallows(tmp_path: Path) -> None:
+    text = game(1, contract=None, declarer=None, result=None, auction=None)
+    text += '{ a note never closed\n[Declarer "N"]\n[Contract "4S"]\n[Result "10"]\n'
+    f = tmp_path / "t.pbn"
+    f.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(app, ["validate", str(f)])
+    assert r.exit_code == 1
+    assert r.stdout.splitlines()[0] == (
+        f"{f}:11:1: F005 error: brace comment not closed before end of file: the 3 tags after it"
+        " (Declarer, Contract and Result) are read as comment"
+    )
+    # what it swallowed is not known: null, never guessed
+    assert {k: row(text)[k] for k in VALUES} == {"contract": None, "declarer": None, "result": None, "score_ns": None}

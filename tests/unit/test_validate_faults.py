@@ -171,7 +171,7 @@ def test_illegal_call_without_a_declarer_takes_the_contract_tag() -> None:
     # no Law rectifies (issue #18): the Contract tag gives the contract (4S, declarer not
     # known), the play is read and checked against it, and nothing is scored
     text = FAULTY_AUCTION.replace('[Declarer "N"]\n', "")
-    assert diags(text) == [("A306", 11, 1)]
+    assert diags(text) == [("A306", 11, 1), ("T129", 12, 1)]  # PBN 2.1 §3.6: Play needs Declarer
     (board,) = parse_pbn_text(text, "t.pbn")
     r = analyse(board).replay
     assert (str(r.contract), r.contract.declarer, r.result, r.score_ns) == ("4S", None, 7, None)
@@ -192,7 +192,7 @@ def test_insufficient_bid_called_over_stands() -> None:
     assert [d.message for d in validate(board)] == ["2S by N does not outrank 3C"]
     # without Contract tags the accepted bid is the contract: 2S by N, down one
     bare = text.replace('[Contract "4S"]\n', "").replace('[Score "NS -150"]', '[Score "NS -50"]')
-    assert diags(bare) == [("A301", 11, 1)]
+    assert diags(bare) == [("A301", 11, 1), ("T129", 12, 1)]  # PBN 2.1 §3.6: Play needs Contract
 
 
 def test_clean_auction_disagreeing_with_contract_tag_still_C501() -> None:

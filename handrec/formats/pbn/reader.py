@@ -33,6 +33,7 @@ export format's rules (F020, F021).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -117,7 +118,8 @@ def parse_pbn(
         builder.export = state.export
         builder.version = state.version
         if open_comment is not None:
-            file_diagnostics.append(make("F005", None, Span(*open_comment), path=path))
+            swallowed = _swallowed_tags(text, open_comment[0] - first_line) if isinstance(text, str) else ""
+            file_diagnostics.append(make("F005", None, Span(*open_comment), path=path, swallowed=swallowed))
             if text is None:  # the open comment is all there is
                 continue
             if text is not _TOO_BIG:
@@ -142,6 +144,21 @@ def parse_pbn(
     for code, line, column, detail in state.events:
         args = {"detail": detail} if code == "F020" else {"length": detail}
         file_diagnostics.append(make(code, None, Span(line, column), path=path, **args))
+
+
+_TAG_NAME_RE = re.compile(r"\s*\[\s*([A-Za-z0-9_]+)")
+
+
+def _swallowed_tags(text: str, at: int) -> str:
+    """For F005: the tag pairs an open brace comment (opened on line ``at`` of ``text``, 0-based)
+    turns into comment, as ``": the 3 tags after it (A, B and C) are read as comment"``, or ``""``."""
+    names = [m.group(1) for line in text.split("\n")[at + 1 :] if (m := _TAG_NAME_RE.match(line))]
+    if not names:
+        return ""
+    shown = names[:6] + (["..."] if len(names) > 6 else [])
+    listed = ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
+    many = len(names) > 1
+    return f": the {len(names)} tag{'s' if many else ''} after it ({listed}) {'are' if many else 'is'} read as comment"
 
 
 def _no_tag(text: Any) -> bool:
