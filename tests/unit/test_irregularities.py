@@ -271,7 +271,11 @@ def test_declarer_swapped_faults() -> None:
 
 def test_declarer_swapped_opening_leader_and_score() -> None:
     deal = '[Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"]'
-    head = f'[Board "1"]\n[Vulnerable "None"]\n{deal}\n' + SWAP + '[Declarer "^S"]\n[Contract "4H"]\n[Result "10"]\n[Score "NS 420"]\n'
+    head = (
+        f'[Board "1"]\n[Vulnerable "None"]\n{deal}\n'
+        + SWAP
+        + '[Declarer "^S"]\n[Contract "4H"]\n[Result "10"]\n[Score "NS 420"]\n'
+    )
     assert diags(head + '[Play "W"]\nS2 SA ST S3\n*') == []  # W = LHO of the actual declarer S
     text = head + '[Play "E"]\nST S3 S2 SA\n*'
     assert diags(text) == [("P403", line_of(text, "[Play"), 1)]  # E: LHO of N, who did not play
