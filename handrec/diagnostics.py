@@ -185,6 +185,13 @@ CODES: dict[str, Code] = {
              "fetched.",
              "DOCTYPE USEBIO names the DTD 'http://example.org/evil.dtd', which is not USEBIO's (it is not "
              "loaded: no DTD ever is)"),
+        Code("F026", W, "line too long",
+             "line is {length} characters long counting a one-character line end; PBN allows 255",
+             "PBN 2.1 §2.3 (import format too)",
+             "Every PBN line holds at most 255 characters with its line end, in import format too; long lines are "
+             "common in the wild and readers cope, so this one is shown under --strict.  A line cut at the "
+             "reading's limit (F013) is not reported again.",
+             "line is 311 characters long counting a one-character line end; PBN allows 255", strict=True),
         # --- tags and values -------------------------------------------------
         Code("T101", E, "bad tag value", "{tag} value {value!r} is not valid: {reason}", "PBN 2.1 §3.4",
              "A tag value that is not of its tag's form (a Dealer that is no seat, a Contract that is no contract).",
@@ -332,6 +339,11 @@ CODES: dict[str, Code] = {
         Code("A306", E, "bad call", "{token!r} is not a call", "PBN 2.1 §3.5",
              "A token in the auction that is no call (Pass, X, XX, a bid), nor an annotation.",
              "'8S' is not a call"),
+        Code("A307", W, "insufficient mark on a sufficient bid",
+             "^I marks {call} by {seat} as an insufficient bid, but it outranks {previous}", "PBN 2.1 §3.9; Law 27",
+             "A bid marked ^I (an insufficient bid accepted) that outranks the last bid: the mark contradicts the "
+             "record; the bid stands.",
+             "^I marks 2S by S as an insufficient bid, but it outranks 1S"),
         # --- play ------------------------------------------------------------
         Code("P401", E, "revoke", "{seat} played {card} to a {led} lead while holding {held}",
              "Law 61; bridge-rules.md §3.2",
@@ -365,6 +377,16 @@ CODES: dict[str, Code] = {
              "Law 44G, Law 53; lin.md §6",
              "Each trick is led by the winner of the last one (the first by the opening leader).",
              "C2 was led by S, but E is the opening leader"),
+        Code("P409", E, "revoke mark on a legal card",
+             "^R marks {card} by {seat} as a revoke, but {why}: the record contradicts itself", "PBN 2.1 §3.9; Law 61",
+             "A card marked ^R (a revoke not corrected) that leads, follows suit or comes from a hand void in the "
+             "suit led is no revoke; the play is then the record's (from its tags), not a count of tricks.",
+             "^R marks C8 by S as a revoke, but it follows suit: the record contradicts itself"),
+        Code("P410", W, "lead out of turn mark on the proper leader",
+             "^L marks {card} by {seat} as a lead out of turn, but {seat} was on lead", "PBN 2.1 §3.9; Laws 41, 44G",
+             "A card marked ^L (a lead out of turn accepted) led by the player on lead: the mark contradicts the "
+             "record; the seats are the same either way.",
+             "^L marks CJ by E as a lead out of turn, but E was on lead"),
         # --- contract and result ----------------------------------------------
         Code("C501", E, "contract disagrees with auction", "Contract {value} but the auction ends in {expected}",
              "Law 22; bridge-rules.md §2.6",

@@ -427,7 +427,8 @@ def replay_auction(auction: Auction, *, _reset: bool = False) -> AuctionReplay:
     same, with no A301 (Law 27A1: accepted, it is treated as legal); a
     ``"S"`` placeholder is skipped (Law 29A: the turn of a player skipped by
     an accepted call out of rotation holds no call).  An unmarked fault next
-    to them is reported as usual.
+    to them is reported as usual; a bid marked ``"I"`` that is sufficient gets A307
+    (warning: the mark contradicts the record) and stands.
 
     Source: Laws 18-22, 27, 29; bridge-rules.md §2.9; PBN 2.1 §3.9.
 
@@ -457,6 +458,10 @@ def replay_auction(auction: Auction, *, _reset: bool = False) -> AuctionReplay:
             continue  # the turn of a skipped player: no call (Law 29A)
         seat = _SEATS[(dealer + i) & 3]
         problem = check(call, seat)
+        if problem is None and irregular == "I" and call.kind is _BID:
+            # the record marks a sufficient bid insufficient (PBN 2.1 §3.9): A307, and it stands
+            previous = "nothing (the first bid)" if state.last_bid is None else str(state.last_bid)
+            faults.append(Fault("A307", i, (("call", str(call)), ("seat", str(seat)), ("previous", previous))))
         if problem is not None:
             code = problem[0]
             if code == "A303" and cancelled_double and problem[1]["reason"] == "there is no double to redouble":

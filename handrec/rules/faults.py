@@ -64,9 +64,10 @@ AUCTION_FAULTS = frozenset({"A306", "T106"})
 #: played to is accepted (LIN records, P408: Laws 53A, 55A).
 PLAY_BY_LAW = {"P408": "Laws 53A, 55A"}
 #: Errors of the play itself: a revoke (P401), a card not held (P402), the wrong opening
-#: leader (P403), cards after the end (P404).  (A token that is no card, P406, is read as an
+#: leader (P403), cards after the end (P404), a revoke mark on a legal card (P409: the
+#: Result would be taken for the Law 64 outcome of a revoke the cards deny).  (A token that is no card, P406, is read as an
 #: unknown card: null, as the rule asks, and the other cards keep their seats.)
-PLAY_FAULTS = frozenset({"P401", "P402", "P403", "P404"})
+PLAY_FAULTS = frozenset({"P401", "P402", "P403", "P404", "P409"})
 #: Errors of the deal, on which the seat of each card played rests (Law 1).
 DEAL_FAULTS = frozenset({"D201", "D202", "D203", "D205"})
 

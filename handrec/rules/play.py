@@ -347,7 +347,7 @@ def replay_play(
     infos = list(map(info_of, map(id, cards)))
     # Whole tricks can take the fast loop below: all four hands known and no lead
     # out of turn marked (a ^R mark matters only for a revoke, which leaves the loop).
-    fast = all(checkable) and "L" not in irr
+    fast = all(checkable) and "L" not in irr and "R" not in irr  # a marked card is checked against its mark
     limit = min(n // 4, per_hand)  # tricks with four cards
     # positions of unknown (or non-canonical) cards: the fast loop stops before their trick
     gaps = [k for k, x in enumerate(infos) if x is None] if None in infos else []
@@ -418,6 +418,7 @@ def replay_play(
                 break
         chunk = cards[i : i + 4]
         lead_seat = leader
+        proper = expected if trick_no == 0 and expected is not None else leader  # the seat on lead by the rules
         if irr and irr[i] == "L":
             # Laws 53-55: a lead out of turn accepted: the card's holder led this trick
             lead_seat = None
@@ -464,6 +465,9 @@ def replay_play(
             i += 4
             trick_no += 1
             continue
+        if irr and irr[i] == "L" and proper is not None and lead_seat == proper and chunk[0] is not None:
+            # the mark says out of turn, the cards say the proper leader led (PBN 2.1 §3.9)
+            faults.append(Fault("P410", i, (("card", str(chunk[0])), ("seat", str(lead_seat)))))
         if decl_side is None:
             decl_side = (lead_seat + 3) % 2  # the first leader is declarer's LHO
         led_suit = -1
@@ -502,6 +506,18 @@ def replay_play(
                         ("held", held),
                     )
                     faults.append(Fault("P401", i + j, args))
+            if irr and irr[i + j] == "R":
+                # ^R: a revoke not corrected (PBN 2.1 §3.9); a card that leads, follows suit or
+                # is played by a hand void in the suit led is no revoke (Law 61)
+                why = None
+                if j == 0 or led_suit < 0:
+                    why = "it leads the trick"
+                elif suit == led_suit:
+                    why = "it follows suit"
+                elif not rem & SUIT_MASKS[led_suit]:  # type: ignore[operator]
+                    why = f"{_SEATS[seat]} holds no {_SUIT_NAMES[led_suit]}"
+                if why is not None:
+                    faults.append(Fault("P409", i + j, (("card", str(c)), ("seat", str(_SEATS[seat])), ("why", why))))
             masks[seat] = rem & ~bit  # type: ignore[operator]
         winner = None
         if len(chunk) == 4:

@@ -402,6 +402,20 @@ def replay(board: Board) -> Replay:
             _partial_result(sink, pr, tag_result)
             tag_result = None  # a partial result counts the tricks completed: not the board's result
     result = None if passed_out else (play_result if play_result is not None else tag_result)
+    declarer_tag = board.tag("Declarer") if tag_result is not None else None
+    if declarer_tag is not None and not passed_out and declarer_tag.strip() == "":
+        # PBN 2.1 §3.4: an empty value is "not applicable": a board without declarer has no result
+        sink.append(
+            make(
+                "T127",
+                board.origin,
+                board.tag_span("Result"),
+                tag="Result",
+                value=(board.tag("Result") or "").strip(),
+                other='Declarer ""',
+                detail="an empty Declarer says the board has no declarer (PBN 2.1 §3.4: not applicable)",
+            )
+        )
     if passed_out:
         rstatus = cstatus
     elif result is None:
@@ -472,7 +486,7 @@ def _auction_errors(board: Board, ar: AuctionReplay | None) -> tuple[str, ...]:
     out: dict[str, None] = {}
     if ar is not None:
         for f in ar.faults:
-            if f.code != "A305":  # an auction that stops short is a warning: nothing derived from it
+            if f.code in ILLEGAL_CALL_CODES:  # not A305 (stops short) nor A307 (a needless ^I): warnings
                 out.setdefault(f.code)
     for d in board.diagnostics:
         code = d.code
@@ -488,7 +502,8 @@ def _play_status(board: Board, pr: PlayReplay, deal_faults: tuple[Fault, ...]) -
     ``clean`` without a play or deal error, ``by_law`` when its only errors are ones a Law
     rectifies (P408: a lead by the wrong hand that the next hand played to stands, Laws 53A,
     55A), else ``from_tags`` (the seats its Play tag and columns give; PBN 2.1 §3.6)."""
-    codes = {f.code for f in pr.faults if f.code != "P405"}  # an impossible claim: the result's fault only
+    # the play's errors (not P405, an impossible claim: the result's fault only; not the warnings)
+    codes = {f.code for f in pr.faults if f.code in PLAY_FAULTS or f.code in PLAY_BY_LAW}
     codes.update(f.code for f in deal_faults if f.code in DEAL_FAULTS)
     if board.diagnostics:
         codes.update(d.code for d in board.diagnostics if d.code in PLAY_FAULTS and d.severity is Severity.ERROR)

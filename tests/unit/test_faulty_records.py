@@ -290,3 +290,73 @@ def test_open_brace_comment_says_where_it_opened_and_what_it_swallows(tmp_path: 
     )
     # what it swallowed is not known: null, never guessed
     assert {k: row(text)[k] for k in VALUES} == {"contract": None, "declarer": None, "result": None, "score_ns": None}
+
+
+# --- case 6: marks and values the standard names that contradict the record ----------------
+
+AUCTION_4S = "1S Pass 2S Pass\n4S Pass Pass Pass"
+
+
+def test_revoke_mark_on_a_card_that_follows_suit() -> None:
+    # ^R (PBN 2.1 §3.9) would make the Result tag the Law 64 outcome of a revoke the cards deny
+    text = game(1, result="7", auction=AUCTION_4S, play=PLAY.replace("CJ C8", "CJ ^R C8", 1))
+    assert diags(text) == [
+        ("P409", 18, "^R marks C8 by S as a revoke, but it follows suit: the record contradicts itself")
+    ]
+    assert row(text) == {
+        "contract": "4S",
+        "declarer": "N",
+        "result": 7,
+        "score_ns": -150,
+        "faults": ["P409"],
+        "status": "faulty",
+        "contract_status": "clean",
+        "play_status": "from_tags",
+        "result_status": "from_tags",
+        "score_status": "from_tags",
+    }
+    doubled = game(1, result="7", auction=AUCTION_4S, play=PLAY.replace("CJ C8", "CJ ^R ^R C8", 1))
+    assert [d[:2] for d in diags(doubled)] == [("T128", 18), ("P409", 18)]
+    assert diags(doubled)[0][2] == "'^R' repeats an irregularity mark before the same card (one a card)"
+    # a discard by a hand void in the suit led is no revoke either: S has played its three clubs
+    void = game(1, result="7", auction=AUCTION_4S, play=PLAY.replace("CA DJ D8 D5", "CA ^R DJ D8 D5", 1))
+    assert diags(void) == [
+        ("P409", 21, "^R marks DJ by S as a revoke, but S holds no club: the record contradicts itself")
+    ]
+
+
+def test_lead_out_of_turn_mark_on_the_proper_leader_and_insufficient_mark_on_a_sufficient_bid() -> None:
+    lead = game(1, result="7", auction=AUCTION_4S, play=PLAY.replace("CJ C8", "^L CJ C8", 1))
+    assert diags(lead) == [("P410", 18, "^L marks CJ by E as a lead out of turn, but E was on lead")]
+    bid = game(1, result="7", auction="1S Pass ^I 2S Pass\n4S Pass Pass Pass", play=PLAY)
+    assert diags(bid) == [("A307", 15, "^I marks 2S by S as an insufficient bid, but it outranks 1S")]
+    # neither mark changes a value: the seats and the calls are the same with or without it
+    for text in (lead, bid):
+        assert row(text)["status"] == "clean" and row(text)["score_ns"] == -150 and row(text)["score_status"] == "clean"
+
+
+def test_note_numbers_and_an_empty_declarer_with_a_result() -> None:
+    for n in ("0", "33"):
+        text = game(1, result="7", auction=f'1S ={n}= Pass 2S Pass\n4S Pass Pass Pass\n[Note "{n}:opening"]', play=PLAY)
+        assert diags(text) == [("T121", 17, f"Note value '{n}:opening' is not in PBN form: notes are numbered 1 to 32")]
+    empty = game(1, declarer="", result="7", auction=AUCTION_4S, play=PLAY)
+    assert diags(empty) == [
+        (
+            "T127",
+            13,
+            "Result '7' disagrees with Declarer \"\": an empty Declarer says the board has no declarer"
+            " (PBN 2.1 §3.4: not applicable)",
+        )
+    ]
+
+
+def test_import_format_line_over_255_characters(tmp_path: Path) -> None:
+    f = tmp_path / "t.pbn"
+    f.write_text(game(1).replace('[Event "Club"]', f'[Event "{"x" * 300}"]'), encoding="utf-8")
+    assert "F026" not in CliRunner().invoke(app, ["validate", str(f)]).stdout  # the standard lets readers cope
+    r = CliRunner().invoke(app, ["validate", "--strict", str(f)])
+    assert r.stdout.splitlines()[0] == (
+        f"{f}:1:1: F026 warning: line is 311 characters long counting a one-character line end; PBN allows 255"
+    )
+    f.write_text(game(1).replace('[Event "Club"]', f'[Event "{"x" * 243}"]'), encoding="utf-8")  # 254 and LF
+    assert "F026" not in CliRunner().invoke(app, ["validate", "--strict", str(f)]).stdout

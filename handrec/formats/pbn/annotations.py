@@ -40,7 +40,7 @@ _Notes = tuple[dict[int, str], tuple[Note, ...]]
 def _notes(sections: list[_Section], i: int, issues: list[_Issue], section: str = "auction") -> _Notes:
     """The Note tags right after section ``i``, which belong to it (PBN 2.1 §3.5.5,
     §3.6.5): index to text (spaces after the colon dropped), and the notes in order.  A
-    malformed Note is T101; an index given twice T126 (the first is used)."""
+    malformed Note is T101; an index out of 1-32 T121 (kept); an index given twice T126 (the first is used)."""
     lookup: dict[int, str] = {}
     notes: list[Note] = []
     for sec in sections[i + 1 :]:
@@ -55,6 +55,10 @@ def _notes(sections: list[_Section], i: int, issues: list[_Issue], section: str 
                 continue
             index = int(m.group(1))
             text = m.group(2).strip()
+            if not 1 <= index <= 32:  # PBN 2.1 §3.5.5: notes are numbered 1 to 32 (kept all the same)
+                issues.append(
+                    ("T121", tag.span, {"tag": "Note", "value": tag.value, "expected": "notes are numbered 1 to 32"})
+                )
             if index in lookup:
                 issues.append(("T126", tag.span, {"index": index, "section": section}))
             else:
@@ -127,6 +131,7 @@ def _pieces(elements: list[tuple[str, Span]], simple: dict[str, Any]) -> Iterato
 #: reasons (a NAG out of range or of the other section, a misplaced Note) keep the text.
 T128_SECOND_NOTE = "is a second note reference (one is kept)"
 T128_SECOND_SUFFIX = "is a second suffix (at most one)"
+T128_SECOND_MARK = "repeats an irregularity mark before the same card (one a card)"
 T128_DROPPED = frozenset((T128_SECOND_NOTE, T128_SECOND_SUFFIX))
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from handrec.formats.pbn.annotations import (
     _NOTEREF_RE,
     _SUFFIX_NAG,
+    T128_SECOND_MARK,
     T128_SECOND_NOTE,
     T128_SECOND_SUFFIX,
     _free_notes,
@@ -185,6 +186,8 @@ def _play(
                                 issues.append(("T128", span, {"token": text, "reason": T128_SECOND_SUFFIX}))
                         continue
                     if c0 == "^" and len(text) == 2 and text[1] in "LRlr" and ended != "*":
+                        if mark is not None:  # a second mark before one card (PBN 2.1 §3.9: one a card)
+                            issues.append(("T128", span, {"token": text, "reason": T128_SECOND_MARK}))
                         mark = "L" if mark == "L" else text[1].upper()
                         mark_at = span
                         continue

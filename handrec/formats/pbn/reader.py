@@ -33,6 +33,7 @@ export format's rules (F020, F021).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -138,7 +139,12 @@ def parse_pbn(
             d = make("F016", origin, None, line=first_line, limit=max_board_chars)
             yield Board(origin, diagnostics=(d,))
             continue
-        yield builder.build_safely(parser, text, origin)
+        board = builder.build_safely(parser, text, origin)
+        if not state.export and len(text) > _MAX_IMPORT_LINE:
+            long = _import_line_faults(text, origin, file_diagnostics)
+            if long:
+                board = dataclasses.replace(board, diagnostics=(*board.diagnostics, *long))
+        yield board
     if not owner:
         return
     for code, line, column, detail in state.events:
@@ -159,6 +165,28 @@ def _swallowed_tags(text: str, at: int) -> str:
     listed = ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
     many = len(names) > 1
     return f": the {len(names)} tag{'s' if many else ''} after it ({listed}) {'are' if many else 'is'} read as comment"
+
+
+#: The longest line of import format without its line end (PBN 2.1 §2.3: 255 characters with
+#: it; the shortest line end, LF, counted).
+_MAX_IMPORT_LINE = 254
+_LONG_LINE_RE = re.compile(r"[^\n]{" + str(_MAX_IMPORT_LINE + 1) + ",}")
+
+
+def _import_line_faults(text: str, origin: Origin, file_diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Import format: F026 (warning, shown under ``--strict``) for each line of a game longer
+    than 255 characters with a line end of one character (PBN 2.1 §2.3 limits every line, not
+    only export format's; long lines are common in the wild and readers cope), but a line the
+    reading cut at its limit (F013 said so).  The game's diagnostics, at ``origin``."""
+    out: list[Diagnostic] = []
+    cut = None  # lines the reading cut at its limit (F013): reported already
+    for m in _LONG_LINE_RE.finditer(text):
+        k = text.count("\n", 0, m.start())
+        if cut is None:
+            cut = {d.line for d in file_diagnostics if d.code == "F013"}
+        if origin.line + k not in cut:
+            out.append(make("F026", origin, Span(k + 1, 1), length=len(m.group()) + 1))
+    return out
 
 
 def _no_tag(text: Any) -> bool:
