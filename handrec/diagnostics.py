@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from handrec.model import Origin, Span
 
-__all__ = ["Severity", "Code", "CODES", "Diagnostic", "make", "DiagnosticError"]
+__all__ = ["Severity", "Code", "CODES", "STRICT_CODES", "Diagnostic", "make", "DiagnosticError"]
 
 
 class Severity(enum.IntEnum):
@@ -581,6 +581,12 @@ CODES: dict[str, Code] = {
     ]
 }
 # fmt: on
+
+
+#: The codes the standard lets readers skip (:attr:`Code.strict`): reported by ``handrec
+#: validate`` only under ``--strict``, kept in a dataset's ``diagnostics`` with ``strict`` true
+#: and not counted in its warnings (issue #18).
+STRICT_CODES = frozenset(c.code for c in CODES.values() if c.strict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,8 @@ Tables (one Arrow schema each, :data:`SCHEMAS`):
 * ``files``: one row per input (file, compressed file or archive member,
   including those not read), with the counts that must add up:
   ``boards`` read from it and ``boards_written`` to ``boards`` (equal),
-  ``errors``/``warnings`` (its rows in ``diagnostics``), ``status``
+  ``errors``/``warnings`` (its rows in ``diagnostics``; not those with ``strict`` true,
+  the codes ``handrec validate`` shows only under ``--strict``), ``status``
   (``ok``, ``unreadable``, ``skipped``, ``unchanged``, ``not_read``), ``sha256`` of its
   bytes (decompressed; null when not read to the end) and ``bytes``.
 
@@ -28,7 +29,7 @@ from typing import Any
 import pyarrow as pa
 
 from handrec import __version__
-from handrec.diagnostics import Diagnostic, Severity
+from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
 from handrec.rules.play import Trick
 from handrec.rules.validator import Analysis, analyse
@@ -213,6 +214,12 @@ SCHEMAS: dict[str, pa.Schema] = {
             _col("code", _str, "The diagnostic code (A301, S601...): handrec codes CODE explains it."),
             _col("severity", _str, "error, warning or info."),
             _col("message", _str, "The message, as validate prints it."),
+            _col(
+                "strict",
+                pa.bool_(),
+                "A code the standard lets readers skip: validate shows it only under --strict, and no warnings"
+                " column counts it (T120, F007, F026).",
+            ),
         ]
     ),
     "tables": pa.schema(
@@ -353,7 +360,7 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
             errors += 1
             if d.code not in faults:
                 faults.append(d.code)
-        elif sev is _WARNING:
+        elif sev is _WARNING and d.code not in STRICT_CODES:
             warnings += 1
     origin = b.origin
     return {
@@ -535,6 +542,7 @@ class TableBuffers:
                 "code": d.code,
                 "severity": str(d.severity),
                 "message": d.message,
+                "strict": d.code in STRICT_CODES,
             },
         )
 

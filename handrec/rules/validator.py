@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handrec.diagnostics import Diagnostic, Severity
+from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
 from handrec.model import Board
 from handrec.rules.replay import Replay, replay
 
@@ -36,8 +36,10 @@ class Analysis:
 
     @property
     def warnings(self) -> int:
-        """Number of warning-severity diagnostics."""
-        return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING)
+        """Number of warning-severity diagnostics, but the codes the standard lets readers
+        skip (:attr:`Code.strict <handrec.diagnostics.Code.strict>`: ``handrec validate``
+        shows them only under ``--strict``), so that convert and validate count alike."""
+        return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING and d.code not in STRICT_CODES)
 
 
 def _position(d: Diagnostic) -> tuple[int, int, str]:

@@ -78,7 +78,7 @@ from handrec.dataset.store import (
     refuse_foreign_tables,
 )
 from handrec.dataset.tables import TableBuffers
-from handrec.diagnostics import Diagnostic, Severity, make
+from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity, make
 from handrec.events.checks import check_event, check_pairs
 from handrec.events.games import GameRecord, record
 from handrec.formats.dispatch import read_input
@@ -273,14 +273,14 @@ def _run_job(job: _Job) -> _JobResult:
                     bid = lo + d.board if d.board is not None and 0 <= d.board < n else None
                     buf.add_diagnostic(d, bid)
                     e += d.severity is Severity.ERROR
-                    w += d.severity is Severity.WARNING
+                    w += d.severity is Severity.WARNING and d.code not in STRICT_CODES  # as validate counts
             recs = None
             if unchecked and claims:  # said, not dropped silently
                 buf.add_diagnostic(make("S610", None, None, path=inp.path, limit=unchecked), None)
             for d in inp.diagnostics:
                 buf.add_diagnostic(d, None)
                 e += d.severity is Severity.ERROR
-                w += d.severity is Severity.WARNING
+                w += d.severity is Severity.WARNING and d.code not in STRICT_CODES  # as validate counts
             span = {t: (start[t], rows(t) - start[t]) for t in ROW_TABLES}
             nbytes = inp.nbytes if inp.sha256 else None
             done.append(InputRows(inp.path, inp.format, _status(inp), n, e, w, inp.sha256, nbytes, job.part, lo, span))

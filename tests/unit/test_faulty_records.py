@@ -360,3 +360,31 @@ def test_import_format_line_over_255_characters(tmp_path: Path) -> None:
     )
     f.write_text(game(1).replace('[Event "Club"]', f'[Event "{"x" * 243}"]'), encoding="utf-8")  # 254 and LF
     assert "F026" not in CliRunner().invoke(app, ["validate", "--strict", str(f)]).stdout
+
+
+# --- case 9: convert counts as validate does; the diagnostics table tells strict codes apart --
+
+
+def test_convert_and_validate_count_the_same_warnings(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    # two unknown tags (T120: shown by validate only under --strict) and a pass spelled P
+    # (T105, a warning in every mode)
+    text = game(1, auction="1S P 4S P\nP P").replace('[Dealer "N"]', '[Dealer "N"]\n[MyTag "a"]\n[OtherTag "b"]')
+    f = tmp_path / "t.pbn"
+    f.write_text(text, encoding="utf-8")
+    plain = json.loads(CliRunner().invoke(app, ["validate", "--format", "json", str(f)]).stdout)
+    strict = json.loads(CliRunner().invoke(app, ["validate", "--strict", "--format", "json", str(f)]).stdout)
+    assert (plain["warnings"], strict["warnings"]) == (1, 3)
+    r = CliRunner().invoke(app, ["convert", str(f), "-o", str(tmp_path / "ds")])
+    assert r.exit_code == 0, r.output
+    files = pq.read_table(tmp_path / "ds" / "files.parquet").to_pylist()
+    boards = pq.read_table(tmp_path / "ds" / "boards.parquet").to_pylist()
+    rows = pq.read_table(tmp_path / "ds" / "diagnostics.parquet").to_pylist()
+    assert files[0]["warnings"] == boards[0]["warnings"] == plain["warnings"] == 1
+    assert [(d["code"], d["severity"], d["strict"]) for d in rows] == [
+        ("T120", "warning", True),
+        ("T120", "warning", True),
+        ("T105", "warning", False),
+    ]
+    assert r.output.splitlines()[-1] == f"1 files, 1 boards, 0 errors, 1 warnings -> {tmp_path / 'ds'}"
