@@ -388,3 +388,37 @@ def test_convert_and_validate_count_the_same_warnings(tmp_path: Path) -> None:
         ("T105", "warning", False),
     ]
     assert r.output.splitlines()[-1] == f"1 files, 1 boards, 0 errors, 1 warnings -> {tmp_path / 'ds'}"
+
+
+# --- case 7: export to LIN of a game without a Dealer tag ---------------------------------
+
+
+def test_lin_export_writes_the_dealer_the_auction_or_board_number_gives(tmp_path: Path) -> None:
+    from handrec.formats.lin.reader import parse_lin_text
+
+    src = tmp_path / "t.pbn"
+    src.write_text(
+        f'[Board "3"]\n[Deal "{DEAL}"]\n[Auction "S"]\n1S Pass 4S Pass\nPass Pass\n'
+        f'\n[Deal "{DEAL}"]\n[Auction "E"]\n1S Pass 4S Pass\nPass Pass\n'
+        f'\n[Board "6"]\n[Deal "{DEAL}"]\n'
+        f'\n[Event "x"]\n[Deal "{DEAL}"]\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "t.lin"
+    r = CliRunner().invoke(app, ["export", str(src), "--to", "lin", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    lines = out.read_text().splitlines()
+    # LIN's dealer digit: 1 S, 2 W, 3 N, 4 E (lin.md §4)
+    assert [line.split("|")[3][:1] for line in lines] == ["1", "4", "4", "S"]
+    assert "dealer (no Dealer tag, auction or board number gives it: md without its digit) (1 board)" in r.stderr
+    boards = parse_lin_text(out.read_text(), "t.lin")
+    # handrec's own LIN reader keeps the calls, the contract and the declarer
+    assert [(len(b.auction.calls) if b.auction else 0) for b in boards[:2]] == [6, 6]
+    a = tables(src.read_text().split("\n\n")[0] + "\n")["boards"].to_pylist()[0]
+    back = to_arrow(boards)["boards"].to_pylist()
+    assert [(b["contract"], b["declarer"], b["dealer"]) for b in back[:3]] == [
+        ("4S", "S", "S"),
+        ("4S", "E", "E"),
+        (None, None, "E"),
+    ]
+    assert (a["contract"], a["declarer"]) == ("4S", "S")

@@ -59,7 +59,7 @@ def test_single_deal_record_in_bbo_order() -> None:
 
 def test_no_pn_without_players_and_always_an_md() -> None:
     b = Board(replace(one("md|1,,,|").origin), number=3)
-    assert dumps(b) == "st||md|,,,|rh||ah|Board 3|\n"
+    assert dumps(b) == "st||md|1,,,|rh||ah|Board 3|\n"  # board 3's dealer, S (Law 2; issue #18)
     back = one(dumps(b))
     assert (back.number, back.deal, back.tag("South")) == (3, None, None)
 

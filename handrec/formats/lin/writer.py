@@ -55,6 +55,7 @@ from handrec.model import (
     Strain,
     Tag,
 )
+from handrec.rules.board import dealer_for_board
 from handrec.rules.replay import replay
 
 __all__ = ["dump", "dumps", "for_pbn", "pbn_losses"]
@@ -129,7 +130,10 @@ def _table(board: Board, lost: _Losses, *, vugraph: bool) -> list[str]:
     """The pairs of one table after ``qx``/``pn``: deal, vulnerability, auction, play, chat, extras."""
     out: list[str] = ["st||"]
     # always an md, even with no hand (no deal): it frames the record (lin.md §8)
-    digit = "" if board.dealer is None else _DEALER_DIGIT[board.dealer]
+    dealer = _dealer(board)
+    if dealer is None:
+        lost.add("dealer (no Dealer tag, auction or board number gives it: md without its digit)")
+    digit = "" if dealer is None else _DEALER_DIGIT[dealer]
     hands = ("", "", "", "") if board.deal is None else tuple(_hand(board.deal[s]) for s in _LIN_ORDER)
     out.append(f"md|{digit}{','.join(hands)}|")
     if board.deal is not None:
@@ -176,9 +180,14 @@ def _table(board: Board, lost: _Losses, *, vugraph: bool) -> list[str]:
     if claim is None and board.result is not None and board.auction is not None:
         # PBN: a play that stops with a Result tag is a claim (lin.md §9: mc <-> Result)
         if play is None or len(play.cards) < 52:
-            contract = replay(board).contract
+            r = replay(board)
+            contract = r.contract
             if contract is not None and contract.level > 0:
-                claim = board.result
+                if r.result is None and any(d.code == "C508" for d in r.diagnostics):
+                    # a partial result (the play stops short, PBN 2.1 §3.4.15) is no claim
+                    lost.add("partial Result (the play stops short without '*')")
+                else:
+                    claim = board.result
     if claim is not None:
         out.append(f"mc|{claim}|")
     elif board.result_agreed and play is not None and len(play.cards) >= 52:
@@ -190,6 +199,21 @@ def _table(board: Board, lost: _Losses, *, vugraph: bool) -> list[str]:
     for cmd, value in board.extra:
         out.append(f"{cmd}|{lost.text(value)}|")
     return out
+
+
+def _dealer(board: Board) -> Seat | None:
+    """The dealer ``md`` writes: the Dealer tag's, else the seat of the auction's first call
+    (PBN 2.1 §3.5: the Auction tag names it; without a Dealer tag nothing says otherwise),
+    else the board number's (Law 2); ``None`` when nothing gives it (issue #18: LIN's
+    readers take the digit for the dealer, and without it drop the calls)."""
+    if isinstance(board.dealer, Seat):
+        return board.dealer
+    auction = board.auction
+    if auction is not None and isinstance(auction.dealer, Seat) and auction.calls:
+        return auction.dealer
+    if type(board.number) is int and board.number >= 1:
+        return dealer_for_board(board.number)
+    return None
 
 
 def _deal_losses(deal: Deal, lost: _Losses) -> None:
