@@ -195,7 +195,7 @@ class GameRecord:
 
     * ``origin``: where the board is (path, first line, index in the file).
     * ``event``: the Event tag (``""`` when absent); ``board``: the board
-      number as text, else the Board tag's text (``""``); ``number``: the
+      number as text, else the Board tag's text (``""`` also for ``?``); ``number``: the
       integer board number or ``None``; ``deal``: PBN deal notation from
       North, ``None`` when not given.
     * ``room``: ``"Open"`` / ``"Closed"`` (Room tag, PBN 2.1 §4.1.7) or
@@ -568,7 +568,7 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
             claims.append(Claim(name, t.value, t.span))
     tag = tags.get
     number = board.number if type(board.number) is int else None
-    label = str(number) if number is not None else (tag("Board") or "").strip()
+    label = str(number) if number is not None else (_clean(tag("Board")) or "")  # "?": unknown (PBN 2.1 §3.4)
     deal = board.deal
     vul = board.vulnerable if isinstance(board.vulnerable, Vulnerability) else None
     dealer = board.dealer if isinstance(board.dealer, Seat) else None

@@ -422,3 +422,22 @@ def test_lin_export_writes_the_dealer_the_auction_or_board_number_gives(tmp_path
         (None, None, "E"),
     ]
     assert (a["contract"], a["declarer"]) == ("4S", "S")
+
+
+# --- case 8: the PBN export adds no fault: long comments wrapped, Board "?" is unknown ------
+
+
+def test_pbn_export_adds_no_fault(tmp_path: Path) -> None:
+    text = f'[Event "x"]\n[Deal "{DEAL}"]\n{{{" ".join(["word"] * 80)}}}\n'
+    src, out = tmp_path / "t.pbn", tmp_path / "out.pbn"
+    src.write_text(text + "\n" + text, encoding="utf-8")  # no Board tag, the same deal twice
+    r = CliRunner().invoke(app, ["export", str(src), "--to", "pbn", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    written = out.read_text(encoding="utf-8")
+    assert '[Board "?"]' in written  # export format's mandatory tag: unknown
+    assert max(len(line) for line in written.splitlines()) <= 253  # 255 with CR LF (PBN 2.1 §2.3)
+    v = CliRunner().invoke(app, ["validate", "--strict", str(out)])
+    assert v.stdout.splitlines() == ["1 files, 2 boards, 0 errors, 0 warnings"]  # no F021, no S614 "board ?"
+    # the comment's words are all there, in order, read back as one comment
+    (first, _) = parse_pbn_text(written, "out.pbn")
+    assert first.commentary[0].split() == ["word"] * 80

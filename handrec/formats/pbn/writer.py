@@ -143,14 +143,42 @@ def _tag_line(name: str, value: str) -> str:
 def _comment_text(text: str) -> str:
     """A comment as it will read back: a text holding ``}`` is written as a ``;`` comment,
     which ends at the line end and loses trailing blanks; one holding both ``}`` and a
-    line break has ``}`` written as ``)``; CR LF and CR are line breaks (LF)."""
+    line break, or one too long for a line, has ``}`` written as ``)``; CR LF and CR are line
+    breaks (LF); lines over :data:`_COMMENT_WIDTH` are broken at spaces (:func:`_wrap_comment`)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "}" in text:
         if "\n" in text:
-            return text.replace("}", ")")
-        return text.rstrip()
-    return text
+            return _wrap_comment(text.replace("}", ")"))
+        if len(text) <= _COMMENT_WIDTH:
+            return text.rstrip()
+        text = text.replace("}", ")")  # a long one: a brace comment, which can span lines
+    return _wrap_comment(text)
+
+
+#: The longest line of a written comment: room for the calls or cards of its line (export
+#: format lines are at most 255 characters with their CR LF, PBN 2.1 §2.3).
+_COMMENT_WIDTH = 160
+
+
+def _wrap_comment(text: str) -> str:
+    """A brace comment's lines longer than :data:`_COMMENT_WIDTH` broken at a space (the space
+    becomes the line break: a comment's words and their order are kept, PBN 2.1 §3.8; issue
+    #18: the export has no line over 255 characters).  A word longer than that stays whole."""
+    if len(text) <= _COMMENT_WIDTH or all(len(line) <= _COMMENT_WIDTH for line in text.split("\n")):
+        return text
+    out = []
+    for line in text.split("\n"):
+        while len(line) > _COMMENT_WIDTH:
+            cut = line.rfind(" ", 1, _COMMENT_WIDTH + 1)
+            if cut <= 0:
+                cut = line.find(" ", _COMMENT_WIDTH)
+                if cut < 0:
+                    break
+            out.append(line[:cut])
+            line = line[cut + 1 :]
+        out.append(line)
+    return "\n".join(out)
 
 
 def _comment_token(text: str) -> tuple[str, bool]:
@@ -429,7 +457,7 @@ def _emit(board: Board) -> _Out:
             found.append(hit)
         return found
 
-    trump = play_trump(b.contract, b.auction, bad_call=any(d.code == "A306" for d in b.diagnostics))
+    trump = play_trump(b.contract, b.auction, bad_call=any(d.code in ("A306", "T106") for d in b.diagnostics))
     auction = None if b.auction is None else _export_auction(b.auction)
     play = None
     if b.play is not None:
