@@ -220,7 +220,10 @@ class GameRecord:
     * ``status``: what ``score_ns`` stands on (the replay's ``score_status``:
       ``clean``, ``by_law``, ``from_tags``, ``unknown``; :mod:`handrec.rules.faults`);
       ``faults``: the codes of the board's error diagnostics, each once.  Event
-      scoring ranks a score only when :attr:`ranked` (issue #18).
+      scoring ranks a score only when :attr:`ranked` (issue #18).  ``result_status``:
+      what ``contract`` and ``tricks`` stand on (the replay's ``result_status``), for the
+      scorings that take them rather than ``score_ns`` (rubber, Chicago, minibridge).
+    * ``vul_tag``: ``vulnerable`` is the Vulnerable tag's (not the board number's).
     """
 
     origin: Origin = field(compare=False)
@@ -248,6 +251,8 @@ class GameRecord:
     spans: tuple[Span | None, ...] = field(default=(), compare=False)
     status: str = CLEAN
     faults: tuple[str, ...] = ()
+    result_status: str = CLEAN
+    vul_tag: bool = False
 
     @property
     def ranked(self) -> bool:
@@ -301,6 +306,8 @@ class GameRecord:
                 self.spans,
                 self.status,
                 self.faults,
+                self.result_status,
+                self.vul_tag,
             ),
         )
 
@@ -388,6 +395,8 @@ def _game_record(
     spans: tuple[Span | None, ...] = (),
     status: str = CLEAN,
     faults: tuple[str, ...] = (),
+    result_status: str = CLEAN,
+    vul_tag: bool = False,
 ) -> GameRecord:
     """A :class:`GameRecord` from the values its ``__reduce__`` gives."""
     c = None
@@ -425,6 +434,8 @@ def _game_record(
         spans,
         status,
         faults,
+        result_status,
+        vul_tag,
     )
 
 
@@ -627,7 +638,11 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         date=session_date(tag("Date")),
         spans=tuple([where.get(n) for n in _SPAN_TAGS]) if where else (),
         status=r.score_status,
-        faults=tuple(error_codes((*board.diagnostics, *r.diagnostics))) if r.score_status not in RANKED else (),
+        faults=tuple(error_codes((*board.diagnostics, *r.diagnostics)))
+        if r.score_status not in RANKED or r.result_status not in RANKED
+        else (),
+        result_status=r.result_status,
+        vul_tag=isinstance(board.vulnerable, Vulnerability),
     )
 
 

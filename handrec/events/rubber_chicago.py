@@ -18,8 +18,18 @@ from handrec.events.games import GameRecord
 from handrec.events.methods import Method
 from handrec.events.results import EventScore, Ranking, RankRow, Session, SessionDeal
 from handrec.model import Contract, Deal, ModelError, Seat, Side, Strain
-from handrec.scoring.chicago import score_chicago
-from handrec.scoring.minibridge import MinibridgeRules, MiniContract, MiniKind, minibridge_score
+from handrec.rules.faults import RANKED
+from handrec.scoring.chicago import ChicagoScheme, chicago_vulnerability, score_chicago
+from handrec.scoring.minibridge import (
+    Declaring,
+    MinibridgeRules,
+    MiniContract,
+    MiniKind,
+    RecountError,
+    announced_hcp,
+    choose_declarer,
+    minibridge_score,
+)
 from handrec.scoring.rubber import DealResult, Scoresheet, score_rubber
 from handrec.scoring.traveller import rank_totals
 
@@ -49,9 +59,10 @@ def deal_result(r: GameRecord) -> DealResult | None:
     return DealResult(c, r.tricks, deal=deal)
 
 
-def _mini_contract(c: Contract) -> MiniContract | None:
+def _mini_contract(c: Contract, rules: MinibridgeRules = MinibridgeRules()) -> MiniContract | None:
     """The minibridge contract a bridge contract stands for: level 1 a partscore, the game
-    level of its strain (3NT, 4H/4S, 5C/5D) a game, level 6 a slam; else ``None``."""
+    level of its strain (3NT, 4H/4S, 5C/5D) a game, level 6 a slam when ``rules`` have the
+    slam variant (standard minibridge has none, bridge-rules.md §7.11); else ``None``."""
     if c.doubling or c.strain is None or not c.level:
         return None
     if c.level == 1:
@@ -59,9 +70,62 @@ def _mini_contract(c: Contract) -> MiniContract | None:
     game = 3 if c.strain is Strain.NOTRUMP else 4 if c.strain >= Strain.HEARTS else 5
     if c.level == game:
         return MiniContract(MiniKind.GAME, c.strain)
-    if c.level == 6:
+    if c.level == 6 and rules.slam_bonus is not None:
         return MiniContract(MiniKind.SLAM, c.strain)
     return None
+
+
+def _mini_declarer(r: GameRecord, c: Contract, dealer: Seat) -> str | None:
+    """Why a minibridge board is not scored by who declared (bridge-rules.md §7.4-7.5): the
+    pairs hold 20 HCP each (the same dealer deals again), or declarer is not the stronger
+    hand of the stronger pair; ``None`` when it is, or when the deal is not known."""
+    if r.deal is None:
+        return None
+    try:
+        deal = Deal.parse(r.deal)
+        if not deal.is_complete:
+            return None
+        hcp = announced_hcp(deal)
+        who = choose_declarer(hcp, r.dealer if r.dealer is not None else dealer)
+    except (ModelError, RecountError, ValueError):
+        return None
+    if not isinstance(who, Declaring):
+        return "the pairs hold 20 HCP each: the same dealer deals again (bridge-rules.md §7.5), not scored"
+    if who.declarer == c.declarer:
+        return None
+    a, b = who.side.seats
+    return (
+        f"declared by {c.declarer}, but {who.declarer} declares in minibridge ({who.side} {who.side_hcp} HCP,"
+        f" {a} {hcp[a]} and {b} {hcp[b]}: bridge-rules.md §7.5), not scored"
+    )
+
+
+def _chicago_scheme(usable: list[tuple[GameRecord, DealResult]], first_dealer: Seat) -> tuple[ChicagoScheme, str]:
+    """The Chicago vulnerability scheme the file's Vulnerable tags follow (bridge-rules.md §6.2)
+    and a note: the standard when they agree with it (or give none), the club variant when
+    they all agree with that, else the standard with a note naming the deals whose tag fits
+    neither (the score does not follow them)."""
+    res = score_chicago([dr for _, dr in usable], first_dealer=first_dealer)
+    tagged = [(r, d) for (r, _), d in zip(usable, res.deals) if r.vul_tag and r.vulnerable is not None]
+    if all(r.vulnerable == d.vulnerability for r, d in tagged):
+        return ChicagoScheme.STANDARD, ""
+    n = 0  # the counted deal each game is (a passed-out deal keeps the number of its redeal)
+    club = True
+    for r, d in tagged:
+        n = (d.round - 1) * 4 + d.number
+        if r.vulnerable != chicago_vulnerability(n, d.dealer, ChicagoScheme.CLUB):
+            club = False
+            break
+    if club:
+        return ChicagoScheme.CLUB, (
+            "scored with the club variant's vulnerability (deals 2 and 3: the non-dealer's side,"
+            " bridge-rules.md §6.2), which the Vulnerable tags follow"
+        )
+    wrong = ", ".join(dict.fromkeys(r.board or "?" for r, d in tagged if r.vulnerable != d.vulnerability))
+    return ChicagoScheme.STANDARD, (
+        f"the Vulnerable tags of boards {wrong} follow neither Chicago scheme (bridge-rules.md §6.2):"
+        " scored with the standard vulnerability, not the tags'"
+    )
 
 
 def _same(names: Iterable[str | None]) -> str | None:
@@ -77,11 +141,16 @@ def score_sessions(recs: Sequence[GameRecord], method: Method) -> list[EventScor
     unfinished-rubber bonuses (bridge-rules.md §5.8); honors from the deal
     when it is complete; vulnerability from games won, not the Vulnerable
     tag (§5.5).  Chicago: rounds of four counted deals, standard
-    vulnerability (§6.2), no honors.  Minibridge: a contract at level 1 is a
-    partscore, at the game level of its strain a game, at level 6 a slam
-    (bonus 800, §7.11); other contracts are skipped (§7.7-7.9).  The first
-    dealer is the first board's.  Boards without a contract and result are
-    skipped with a note.
+    vulnerability (§6.2), or the club variant's when the file's Vulnerable tags
+    follow it (a note says so, and one names the tags that follow neither), no
+    honors.  Minibridge (standard EBU/ACBL rules): a contract at level 1 is a
+    partscore, at the game level of its strain a game; others (a slam among them:
+    standard minibridge has none, §7.11) are skipped (§7.7-7.9), and so is a board
+    dealt 20-20 (redealt, §7.5) or declared by another hand than the stronger one
+    of the stronger pair (§7.5), with a note.  The first dealer is the first
+    board's.  Boards without a contract and result are skipped with a note, and
+    so are those whose contract or result stands on a faulty record (issue #18:
+    only clean results and those the Laws give are scored).
     """
     by_path: dict[str, list[GameRecord]] = {}
     for r in recs:
@@ -94,6 +163,11 @@ def score_sessions(recs: Sequence[GameRecord], method: Method) -> list[EventScor
             dr = deal_result(r)
             if dr is None:
                 notes.append(f"board {r.board or '?'} (line {r.origin.line}): no contract and result, skipped")
+            elif r.result_status not in RANKED:
+                notes.append(
+                    f"board {r.board or '?'} (line {r.origin.line}): its result stands on a faulty record"
+                    f" ({', '.join(r.faults) or 'no error'}; result {r.result_status}), skipped"
+                )
             else:
                 usable.append((r, dr))
         first_dealer = next((r.dealer for r, _ in usable if r.dealer is not None), Seat.NORTH)
@@ -104,7 +178,10 @@ def score_sessions(recs: Sequence[GameRecord], method: Method) -> list[EventScor
             total_ns = sum(s.total(Side.NS) for s in sheets)
             total_ew = sum(s.total(Side.EW) for s in sheets)
         elif method is Method.CHICAGO:
-            res = score_chicago([dr for _, dr in usable], first_dealer=first_dealer)
+            scheme, why = _chicago_scheme(usable, first_dealer)
+            if why:
+                notes.append(why)
+            res = score_chicago([dr for _, dr in usable], first_dealer=first_dealer, scheme=scheme)
             for (r, dr), d in zip(usable, res.deals):
                 below = d.below
                 note = "" if d.counted else "passed out: redealt"
@@ -131,13 +208,17 @@ def score_sessions(recs: Sequence[GameRecord], method: Method) -> list[EventScor
             total_ns, total_ew = res.points
         else:
             total_ns = total_ew = 0
-            rules = MinibridgeRules(slam_bonus=800)
+            rules = MinibridgeRules()  # standard: no slam (bridge-rules.md §7.11, §12 item 15)
             for r, dr in usable:
                 c = dr.contract
-                mini = None if c.is_passed_out else _mini_contract(c)
+                mini = None if c.is_passed_out else _mini_contract(c, rules)
                 side = dr.declaring_side
                 if mini is None or side is None:
                     notes.append(f"board {r.board or '?'}: {c} is not a minibridge contract, skipped")
+                    continue
+                why_not = _mini_declarer(r, c, first_dealer)
+                if why_not is not None:
+                    notes.append(f"board {r.board or '?'}: {why_not}")
                     continue
                 s = minibridge_score(mini, dr.tricks, rules)
                 ns, ew = s.points_for(side)

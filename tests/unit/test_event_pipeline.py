@@ -284,8 +284,10 @@ def test_chicago_session() -> None:
 
 
 def test_minibridge_session() -> None:
+    # each board dealt so that its declarer holds the most HCP of the stronger pair (§7.5:
+    # DEAL2's first hand, 26 HCP, given to declarer; issue #18 case 10)
     text = "\n".join(
-        game(n, c, d, r, event="Mini")
+        game(n, c, d, r, event="Mini", deal=f"{d}:{DEAL2[2:]}")
         for n, c, d, r in [(1, "4S", "N", 10), (2, "1H", "E", 8), (3, "2D", "S", 8), (4, "5C", "W", 10)]
     )
     (ev,) = score_event((record(b) for b in read(io.StringIO(text))), Method.MINIBRIDGE)

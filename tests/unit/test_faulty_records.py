@@ -441,3 +441,81 @@ def test_pbn_export_adds_no_fault(tmp_path: Path) -> None:
     # the comment's words are all there, in order, read back as one comment
     (first, _) = parse_pbn_text(written, "out.pbn")
     assert first.commentary[0].split() == ["word"] * 80
+
+
+# --- cases 10 and 11: minibridge's declarer, redeal and slam; Chicago's Vulnerable tags ----
+
+#: N holds 26 HCP (AKQJ.5432.AKQ.AK), S 3: N-S declare, N is declarer (bridge-rules.md §7.5).
+STRONG_N = "N:AKQJ.5432.AKQ.AK T98.T98.JT9.8765 76.76.876.QJT943 5432.AKQJ.5432.2"
+
+
+def session(text: str, method: str):
+    from handrec.events.event_score import score_event
+    from handrec.events.games import record
+    from handrec.events.methods import Method
+
+    (ev,) = score_event([record(b) for b in parse_pbn_text(text, "t.pbn")], Method(method))
+    return ev
+
+
+def mini(board: int, contract: str, declarer: str, result: str, deal: str) -> str:
+    return (
+        f'[Event "Mini"]\n[Board "{board}"]\n[Deal "{deal}"]\n[Declarer "{declarer}"]\n'
+        f'[Contract "{contract}"]\n[Result "{result}"]\n'
+    )
+
+
+def test_minibridge_checks_declarer_redeals_20_20_and_has_no_slam(tmp_path: Path) -> None:
+    text = "\n".join(
+        [
+            mini(1, "4S", "N", "10", STRONG_N),  # N the stronger hand: game in spades, 420
+            mini(2, "4S", "S", "10", STRONG_N),  # S declares with 3 HCP beside N's 26
+            mini(3, "1NT", "N", "7", DEAL),  # 10 HCP each: the pairs hold 20 each
+            mini(4, "6S", "N", "12", STRONG_N),  # no slam in standard minibridge
+        ]
+    )
+    ev = session(text, "minibridge")
+    assert [(d.board, d.ns, d.ew) for d in ev.session.deals] == [("1", 420, 0)]
+    assert (ev.session.total_ns, ev.session.total_ew) == (420, 0)
+    assert list(ev.notes) == [
+        "board 2: declared by S, but N declares in minibridge (NS 29 HCP, N 26 and S 3:"
+        " bridge-rules.md §7.5), not scored",
+        "board 3: the pairs hold 20 HCP each: the same dealer deals again (bridge-rules.md §7.5), not scored",
+        "board 4: 6S is not a minibridge contract, skipped",
+    ]
+
+
+def chicago(board: int, dealer: str, vul: str | None, contract: str, declarer: str, result: str) -> str:
+    v = f'[Vulnerable "{vul}"]\n' if vul is not None else ""
+    return (
+        f'[Event "Chicago"]\n[Board "{board}"]\n[Dealer "{dealer}"]\n{v}[Declarer "{declarer}"]\n'
+        f'[Contract "{contract}"]\n[Result "{result}"]\n'
+    )
+
+
+#: bridge-rules.md §6.4's round: 2H by N =, 3NT by E +1, 2S by S +1, 2C by N =.
+ROUND = [("N", "2H", "N", "8"), ("E", "3NT", "E", "10"), ("S", "2S", "S", "9"), ("W", "2C", "N", "8")]
+
+
+def test_chicago_follows_vulnerable_tags_of_the_club_variant_or_says_they_fit_neither() -> None:
+    standard = [None, "EW", "NS", "All"]
+    club = [None, "NS", "EW", "All"]  # deals 2 and 3: the non-dealer's side (bridge-rules.md §6.2)
+    plain = session("\n".join(chicago(i + 1, *r[:1], None, *r[1:]) for i, r in enumerate(ROUND)), "chicago")
+    assert (plain.session.total_ns, plain.session.total_ew) == (690, 630) and plain.notes == ()
+    tagged = session("\n".join(chicago(i + 1, r[0], standard[i], *r[1:]) for i, r in enumerate(ROUND)), "chicago")
+    assert (tagged.session.total_ns, tagged.session.total_ew) == (690, 630) and tagged.notes == ()
+    ev = session("\n".join(chicago(i + 1, r[0], club[i], *r[1:]) for i, r in enumerate(ROUND)), "chicago")
+    assert [d.vulnerable for d in ev.session.deals] == ["None", "NS", "EW", "Both"]
+    # E-W's 3NT +1 not vulnerable: 100 + 30 + 300 = 430; N-S's 2S +1 and 2C = make game: 40 + 500
+    assert (ev.session.total_ns, ev.session.total_ew) == (690, 430)
+    assert ev.notes == (
+        "scored with the club variant's vulnerability (deals 2 and 3: the non-dealer's side,"
+        " bridge-rules.md §6.2), which the Vulnerable tags follow",
+    )
+    odd = ["None", "Both", "NS", "All"]
+    ev = session("\n".join(chicago(i + 1, r[0], odd[i], *r[1:]) for i, r in enumerate(ROUND)), "chicago")
+    assert (ev.session.total_ns, ev.session.total_ew) == (690, 630)
+    assert ev.notes == (
+        "the Vulnerable tags of boards 2 follow neither Chicago scheme (bridge-rules.md §6.2):"
+        " scored with the standard vulnerability, not the tags'",
+    )
