@@ -100,7 +100,8 @@ def _imps_sql(d: str) -> str:
 #: results - 1), matchpoints on the 1/0.5 scale (``mp_ns``) and the 2/1 scale (``mp2_ns``)
 #: on that top (Neuberg's formula for a board played fewer times; unchanged otherwise),
 #: percentages, and IMPs against the mean of the board's scores (``imps_vs_avg_ns``; not
-#: Butler's datum, which drops the top and bottom scores).  Only the games of ``boards``:
+#: Butler's datum, which drops the top and bottom scores).  Only the games of ``boards``
+#: whose score ``handrec score`` ranks (``score_status`` clean or by_law, issue #18):
 #: results given only as ScoreTable rows are in ``tables`` (``handrec score`` reads them too).
 #: A board is the same deal, dealer and vulnerability under the same session and board number
 #: (bridge-rules.md §8.3; Law 87: a copy with other cards, dealer or vulnerability is another
@@ -184,7 +185,8 @@ WITH games AS (
                || coalesce(dealer, {_DEALER_SQL}, '') || '|' || coalesce(vulnerable, {_VULNERABLE_SQL}, '')
                AS board_key
     FROM dated
-    WHERE score_ns IS NOT NULL AND deal IS NOT NULL
+    -- issue #18: only the scores handrec score ranks (clean, or what the Laws make of a fault)
+    WHERE score_ns IS NOT NULL AND deal IS NOT NULL AND score_status IN ('clean', 'by_law')
 ), per_score AS (
     SELECT board_key, any_value(session) AS event_key, score_ns, CAST(count(*) AS INTEGER) AS n
     FROM scored GROUP BY board_key, score_ns

@@ -519,3 +519,16 @@ def test_chicago_follows_vulnerable_tags_of_the_club_variant_or_says_they_fit_ne
         "the Vulnerable tags of boards 2 follow neither Chicago scheme (bridge-rules.md §6.2):"
         " scored with the standard vulnerability, not the tags'",
     )
+
+
+def test_sql_views_compare_what_score_ranks(tmp_path: Path) -> None:
+    from handrec.dataset.query import run
+
+    f = tmp_path / "t.pbn"
+    f.write_text("\n".join([T106, CLEAN_420, DOWN_ONE]), encoding="utf-8")
+    r = CliRunner().invoke(app, ["convert", str(f), "-o", str(tmp_path / "ds")])
+    assert r.exit_code == 0, r.output  # written, its one error (T106) counted
+    _, rows = run(tmp_path / "ds", "select north, score_ns, mp_ns, tables from travellers order by north")
+    assert rows == [("N2", 420, 1.0, 2), ("N3", -50, 0.0, 2)]  # not N1's, from the tags beside T106
+    _, rows = run(tmp_path / "ds", "select north, score_status, faults from boards order by north")
+    assert rows == [("N1", "from_tags", ["T106"]), ("N2", "clean", []), ("N3", "clean", [])]
