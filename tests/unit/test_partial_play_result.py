@@ -145,9 +145,13 @@ def test_full_play_keeps_c503() -> None:
 
 
 def test_revoke_marked_result_not_bounded() -> None:
-    # ^R: an established revoke (Law 64 moves tricks after the play): the Result gives the outcome
-    text = with_result("3", "NS 250").replace("H5 C4 H4 H2", "H5 ^R C4 H4 H2")
+    # ^R: an established revoke (Law 64 moves tricks after the play): the Result gives the outcome.
+    # E discards CK to trick 6 while holding DT (the card the test marked before, C4 at trick 5,
+    # was a legal discard by a hand void in hearts: now P409, issue #18 case 6)
+    text = with_result("3", "NS 250").replace("D5 D6 D7 D9", "D5 ^R CK D7 D9")
     assert [c for c, *_ in found(text)] == []
+    legal = with_result("3", "NS 250").replace("H5 C4 H4 H2", "H5 ^R C4 H4 H2")
+    assert [c for c, *_ in found(legal)] == ["P409"]
 
 
 # --- end positions (PBN 2.1 §3.10) -----------------------------------------------------------
