@@ -92,16 +92,16 @@ def test_schema_of_a_converted_dataset(tmp_path: Path) -> None:
     ]
     calls = lines[lines.index("calls (table)") + 1 : lines.index("plays (table)") - 1]
     assert calls == [
-        "  board_id            BIGINT    The game's id in the dataset (0-based, in reading order): the key to boards.board_id.",
-        "  source_file         VARCHAR   The input read: its path, ARCHIVE!MEMBER for an archive member, - for standard input.",
-        "  call_index          SMALLINT  The call's position in the auction (0-based; 0 is the dealer's).",
-        "  seat                VARCHAR   Who made the call: N, E, S or W.",
-        "  call                VARCHAR   The call: Pass, X, XX or a bid (1C...7NT).",
-        "  alert               BOOLEAN   Whether the call was alerted (PBN !, LIN mb suffix !).",
-        "  annotation          VARCHAR   The call's note or explanation (PBN Note, LIN an), as written.",
+        "  board_id            BIGINT     The game's id in the dataset (0-based, in reading order): the key to boards.board_id.",
+        "  source_file         VARCHAR    The input read: its path, ARCHIVE!MEMBER for an archive member, - for standard input.",
+        "  call_index          SMALLINT   The call's position in the auction (0-based; 0 is the dealer's).",
+        "  seat                VARCHAR    Who made the call: N, E, S or W.",
+        "  call                VARCHAR    The call: Pass, X, XX or a bid (1C...7NT).",
+        "  alert               BOOLEAN    Whether the call was alerted (PBN !, LIN mb suffix !).",
+        "  annotation          VARCHAR    The call's note or explanation (PBN Note, LIN an), as written.",
     ]
-    assert "  mp_ns               DOUBLE    North-South's matchpoints" in r.stdout
-    assert "  rank                BIGINT    The pair's place in its session and direction (ties share a rank)." in lines
+    assert "  mp_ns               DOUBLE     North-South's matchpoints" in r.stdout
+    assert "  rank                BIGINT     The pair's place in its session and direction (ties share a rank)." in lines
     # every column of every table and view has a description
     assert [line for line in lines if line.startswith("  ") and len(line.split(None, 2)) < 3] == []
     # the schema handrec writes is the one a converted dataset has
@@ -129,4 +129,4 @@ def test_schema_escapes_what_a_dataset_says(tmp_path: Path) -> None:
     r = runner.invoke(app, ["schema", str(out)])
     assert r.exit_code == 0, r.stderr
     assert "\x1b" not in r.stdout
-    assert "  sha256              VARCHAR   \\x1b[31mred\\x1b[0m" in r.stdout.splitlines()
+    assert "  sha256              VARCHAR    \\x1b[31mred\\x1b[0m" in r.stdout.splitlines()
