@@ -14,6 +14,7 @@ Sources: bridge-rules.md §5-§8; PBN 2.1 §3.4 (Event, Date, Scoring).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from handrec.events.games import GameRecord
 from handrec.events.methods import Cross, Method, cross_for, method_for
@@ -23,12 +24,18 @@ from handrec.events.rubber_chicago import score_sessions
 from handrec.events.sessions import dated, group_sessions
 from handrec.events.teams import score_teams
 from handrec.events.travellers import travellers, unranked_notes
+from handrec.rules.faults import CLEAN, RANKED
 
 __all__ = ["score_event"]
 
 
 def score_event(
-    recs: Iterable[GameRecord], method: Method | None, *, neuberg: bool = True, cross: Cross | None = None
+    recs: Iterable[GameRecord],
+    method: Method | None,
+    *,
+    neuberg: bool = True,
+    cross: Cross | None = None,
+    every_result: bool = False,
 ) -> list[EventScore]:
     """Score all records with ``method``: one :class:`~handrec.events.results.EventScore` per session (pairs and teams,
     grouped by Event and session date as :func:`~handrec.events.sessions.group_sessions` names them, in order of
@@ -38,8 +45,18 @@ def score_event(
     ``method`` None: each event (each file for a session scoring) with the method its
     tags ask for (:func:`~handrec.events.methods.method_for`), cross-IMPs divided as its Scoring tags say
     (:func:`~handrec.events.methods.cross_for`).  ``cross``: how cross-IMPs are divided; ``None``: as the tags say
-    when ``method`` is None, else by the comparisons (bridge-rules.md §8.5)."""
+    when ``method`` is None, else by the comparisons (bridge-rules.md §8.5).
+
+    Only results that are clean or that the Laws give are compared and ranked (issue #18;
+    :attr:`GameRecord.ranked <handrec.events.games.GameRecord.ranked>`), the others listed with
+    a note; ``every_result`` compares every result with a score, as a scoring file's own figures
+    do (an export that writes figures for every line: :mod:`handrec.events.usebio`)."""
     rs = list(recs)
+    if every_result:
+        rs = [
+            r if r.status in RANKED and r.result_status in RANKED else replace(r, status=CLEAN, result_status=CLEAN)
+            for r in rs
+        ]
     if method is None:
         by_file: dict[str, list[GameRecord]] = {}
         for r in rs:

@@ -101,7 +101,7 @@ def usebio_document(boards: Sequence[Board]) -> Built:
         event type for (rubber, Chicago, minibridge).
     """
     recs: list[GameRecord] = [record(b) for b in boards]
-    events = score_event(recs, None)
+    events = score_event(recs, None, every_result=True)  # a line for each result, as the file's figures
     events = [e for e in events if e.travellers or e.team_boards or e.session is not None]
     if not events:
         raise UsebioExportError("no board with a result: nothing to write as USEBIO")
@@ -114,7 +114,11 @@ def usebio_document(boards: Sequence[Board]) -> Built:
     notes: list[str] = []
     if ev.method is Method.CROSS_IMP and ev.cross is not Cross.COMPARISONS:
         # USEBIO's cross-IMP points are divided by the comparisons (what real files write)
-        (ev,) = [e for e in score_event(recs, Method.CROSS_IMP, cross=Cross.COMPARISONS) if e.name == ev.name]
+        (ev,) = [
+            e
+            for e in score_event(recs, Method.CROSS_IMP, cross=Cross.COMPARISONS, every_result=True)
+            if e.name == ev.name
+        ]
         notes.append("cross-IMPs written divided by the comparisons (USEBIO's), not as the Scoring tag divides them")
     if ev.method not in _METHODS:
         raise UsebioExportError(f"USEBIO has no event type for {ev.method.value} scoring")
@@ -255,6 +259,10 @@ def _pairs(
                 score: int | str | None = artificial_text(*e.artificial)
             else:
                 score = e.score_ns
+                if score is None and e.record is not None:
+                    # a score left out of the ranking (issue #18: it stands on a faulty record) is
+                    # still the line's: written, without match points
+                    score = e.record.score_ns
             if score is None:
                 continue
             line = Line(

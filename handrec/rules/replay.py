@@ -422,13 +422,16 @@ def replay(board: Board) -> Replay:
         rstatus = UNKNOWN
     elif play_result is not None:
         rstatus = worst(own_play, cstatus)
-    elif pr is not None and own_play not in RANKED:
-        rstatus = FROM_TAGS  # the Result tag beside a faulty play
+    elif pr is not None and own_play not in RANKED and (play.claim is not None or len(play.cards) >= 52):  # type: ignore[union-attr]
+        # the Result tag beside a faulty play that would give the result (all its cards, or a
+        # claim); beside a part of a play (an opening lead alone) it stands on its own
+        rstatus = FROM_TAGS
     else:
         rstatus = worst(cstatus if cstatus is not UNKNOWN else (FROM_TAGS if auction_bad else CLEAN))
 
     # --- score (Law 77) -----------------------------------------------------------
     score: int | None = None
+    usebio_own = False
     if passed_out:
         score = 0
     elif (
@@ -448,11 +451,15 @@ def replay(board: Board) -> Replay:
             # and tricks disagree with it
             parts = _parsed_score_tag(score_tag)
             if parts is not None and len(parts) == 1 and parts[0][0] == "NS":
+                if score is not None and parts[0][1] != score:
+                    usebio_own = True  # the line's own SCORE against its contract and tricks (S601)
                 score = parts[0][1]
 
     if pr is not None and board.origin.format == "pbn" and (dc.cards_per_hand or 13) == 13:
         _play_needs(sink, board)
     sstatus = UNKNOWN if score is None else cstatus if passed_out else worst(cstatus, rstatus)
+    if usebio_own:
+        sstatus = FROM_TAGS  # the record's own SCORE, which its contract and tricks contradict (issue #18)
     return Replay(
         contract, source, tricks, result, score, tuple(sink) if sink else (), cstatus, pstatus, rstatus, sstatus
     )

@@ -101,7 +101,9 @@ def test_schema_of_a_converted_dataset(tmp_path: Path) -> None:
         "  annotation          VARCHAR    The call's note or explanation (PBN Note, LIN an), as written.",
     ]
     assert "  mp_ns               DOUBLE     North-South's matchpoints" in r.stdout
-    assert "  rank                BIGINT     The pair's place in its session and direction (ties share a rank)." in lines
+    assert (
+        "  rank                BIGINT     The pair's place in its session and direction (ties share a rank)." in lines
+    )
     # every column of every table and view has a description
     assert [line for line in lines if line.startswith("  ") and len(line.split(None, 2)) < 3] == []
     # the schema handrec writes is the one a converted dataset has
