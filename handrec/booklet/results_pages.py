@@ -329,8 +329,12 @@ def no_results_reason(recs: Sequence[Any]) -> str:
     return "each board has at most one result and there is no ScoreTable"
 
 
-def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
-    """:func:`booklet_results` of the records of the boards."""
+def _results(recs: list[Any], known: Sequence[Any] = ()) -> tuple[dict[str, Any] | None, list[Any]]:
+    """:func:`booklet_results` of the records of the boards.
+
+    ``known``: :class:`~handrec.events.results.EventScore` values the caller has already
+    computed for these records (the site scores each session once); one of the same session,
+    method and cross-IMP division is used instead of scoring the session again."""
     by_path: dict[str, list[Any]] = {}
     for r in recs:
         by_path.setdefault(r.origin.path, []).append(r)
@@ -343,7 +347,11 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
 
     events = []
     for name, ev in group_sessions(recs):  # the sessions handrec.events.games.score_event scores
-        team_boards, team_rankings, team_notes = score_teams(ev)
+        done = next((k for k in known if k.name == name and k.method is Method.IMP and k.team_boards), None)
+        if done is not None:
+            team_boards, team_rankings, team_notes = list(done.team_boards), list(done.rankings), list(done.notes)
+        else:
+            team_boards, team_rankings, team_notes = score_teams(ev)
         if team_boards:
             method = Method.IMP
             label = _METHOD_LABELS[method.value]
@@ -361,7 +369,13 @@ def _results(recs: list[Any]) -> tuple[dict[str, Any] | None, list[Any]]:
             }
             method = pairs_method_for(ev)
             # cross-IMPs divided as the Scoring tag says, as handrec score does without -m
-            (scored,) = score_event(ev, method, cross=cross_for(ev) if method is Method.CROSS_IMP else None)
+            cross = (cross_for(ev) or Cross.COMPARISONS) if method is Method.CROSS_IMP else None
+            scored = next(
+                (k for k in known if k.name == name and k.method is method and k.cross == cross and k.travellers),
+                None,
+            )
+            if scored is None:
+                (scored,) = score_event(ev, method, cross=cross)
             label = _METHOD_LABELS[method.value] if scored.cross is None else _CROSS_LABELS[scored.cross]
             travs = [
                 _traveller_view(

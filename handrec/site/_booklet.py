@@ -20,13 +20,14 @@ from handrec.events.games import GameRecord
 __all__ = ["board_view", "dd_view", "session_results", "result_cells", "signed", "flagged_games"]
 
 
-def session_results(recs: Sequence[GameRecord]) -> tuple[dict[str, Any] | None, list[Any]]:
+def session_results(recs: Sequence[GameRecord], known: Sequence[Any] = ()) -> tuple[dict[str, Any] | None, list[Any]]:
     """The booklet's results data of one session's records and the claimed-figure diagnostics.
 
     ``(None, diagnostics)`` when the session has nothing to compare (each board played once,
     no ScoreTable, no teams match).  The data is :func:`handrec.booklet.results_pages._results`'s
-    (``events``: at most one here, ``flagged``)."""
-    return _results(list(recs))
+    (``events``: at most one here, ``flagged``); ``known``: the session's scores already
+    computed (:func:`handrec.events.event_score.score_event`), reused rather than scored again."""
+    return _results(list(recs), known)
 
 
 def result_cells(entry: Any) -> dict[str, Any]:

@@ -153,9 +153,9 @@ def site_sessions(
     complete deals (:func:`handrec.dd.solver.boards_dd`), ``False`` shows none."""
     sessions: list[SiteSession] = []
     for n, (name, ev) in enumerate(group_sessions(data.records), 1):
-        res, diags = _booklet.session_results(ev)
-        flagged = _booklet.flagged_games(diags)
         scores = score_event(ev, None)
+        res, diags = _booklet.session_results(ev, scores)
+        flagged = _booklet.flagged_games(diags)
         event = res["events"][0] if res is not None and res["events"] else None
         s = SiteSession(
             folder=f"s{n}",

@@ -65,6 +65,33 @@ def test_site_figures_are_handrec_score_s(tmp_path: Path) -> None:
     assert board.count('<td class="num ns-value">2.5</td>') == 2
 
 
+@pytest.mark.parametrize("src", [SAMPLE, TEAMS], ids=["pairs", "teams"])
+def test_each_session_is_scored_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, src: Path) -> None:
+    """The booklet's travellers and the score cards come from one scoring of the session (the
+    site scored every session twice, about an eighth of its build time)."""
+    import handrec.booklet.results_pages as pages
+    import handrec.events.event_score as event_score
+    import handrec.events.teams as teams
+    import handrec.site.data as data
+
+    calls: list[str] = []
+
+    def counted(name: str, f):  # type: ignore[no-untyped-def]
+        def wrapper(*a, **k):  # type: ignore[no-untyped-def]
+            calls.append(name)
+            return f(*a, **k)
+
+        return wrapper
+
+    monkeypatch.setattr(data, "score_event", counted("score_event", event_score.score_event))
+    monkeypatch.setattr(pages, "score_event", counted("score_event", event_score.score_event))
+    monkeypatch.setattr(pages, "score_teams", counted("score_teams", teams.score_teams))
+    code, err, _ = _site(tmp_path, str(src))
+    assert code == 0, err
+    # the pairs session is scored once; score_teams looks for teams matches first, as the booklet does
+    assert calls.count("score_event") == 1, calls
+
+
 def test_site_of_a_teams_match(tmp_path: Path) -> None:
     code, err, out = _site(tmp_path, str(TEAMS))
     assert code == 0, err
