@@ -514,8 +514,17 @@ _RECORD_TAGS = frozenset(
 _RANK_TEXT = "23456789TJQKA"
 
 
+def _suit_table() -> tuple[str, ...]:
+    # The masks below 2**(r+1) are those below 2**r, then the same with rank r in front: one
+    # concatenation a mask (about 0.5 ms; a join over 13 ranks a mask took 20 ms of every start).
+    table = [""]
+    for rank in _RANK_TEXT:
+        table += [rank + t for t in table]
+    return tuple(table)
+
+
 #: A suit's ranks as text, high first, by the 13-bit mask of the suit (bit 0 = the 2).
-_SUIT_TEXT = tuple("".join(_RANK_TEXT[r] for r in range(12, -1, -1) if m >> r & 1) for m in range(1 << 13))
+_SUIT_TEXT = _suit_table()
 
 
 def deal_text(deal: Deal) -> str:

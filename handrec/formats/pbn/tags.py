@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from handrec.dd.solver import DD_SEATS, DD_STRAINS, DDError, DDTable
+from handrec.dd.table import DD_SEATS, DD_STRAINS, DDError, DDTable
 from handrec.model import (
     Board,
     Column,

@@ -1,0 +1,104 @@
+"""Start-up of the quick commands against importing lark, typer and rich alone (issue #23 item 4).
+
+Run from the repository root:
+
+    python benchmarks/bench_startup.py [--repeat 5] [--no-bytecode]
+
+Every task is a fresh ``python`` process: the baseline ``python -c "import lark, typer, rich"``,
+then ``handrec --help``, ``handrec codes``, ``handrec validate`` of a small PBN file and of a
+small LIN file (the command line as its console script runs it: ``from handrec.cli import main;
+main()``).  The tasks are interleaved: each round runs every task once, in an order rotated by
+one each round, so a change of load lands on every row alike; a row is the best of
+``--repeat`` rounds.  ``wall`` is the elapsed time of the process; ``cpu`` its user + system
+time (``resource.getrusage`` of the children); ``x base`` is the ratio of the wall time to the
+baseline's, measured in the same run (the target: at most 2).
+
+Bytecode: the processes read compiled modules from a temporary ``PYTHONPYCACHEPREFIX`` written
+by one untimed warm-up round, as an installed package starts; ``--no-bytecode`` keeps the
+environment as it is (with ``PYTHONDONTWRITEBYTECODE`` set, every start compiles handrec's
+sources again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+
+_CLI = "import sys; sys.argv[0] = 'handrec'; from handrec.cli import main; main()"
+
+#: (label, python arguments); the first is the baseline.
+TASKS: list[tuple[str, list[str]]] = [
+    ("import lark, typer, rich", ["-c", "import lark, typer, rich"]),
+    ("handrec --help", ["-c", _CLI, "--help"]),
+    ("handrec codes", ["-c", _CLI, "codes"]),
+    ("handrec validate club_pairs.pbn", ["-c", _CLI, "validate", "sample_data/club_pairs.pbn"]),
+    ("handrec validate bbo_hands.lin", ["-c", _CLI, "validate", "sample_data/bbo_hands.lin"]),
+]
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_once(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """One fresh process: its wall and CPU seconds.  Exit status 0 or 1 (errors found) only.
+
+    :raises RuntimeError: when the command fails otherwise.
+    """
+    cpu0, t0 = _children_cpu(), time.perf_counter()
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"{args}: exit {done.returncode}: {done.stderr.decode(errors='replace')[-500:]}")
+    return wall, cpu
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5, help="rounds (best of)")
+    ap.add_argument(
+        "--no-bytecode", action="store_true", help="keep PYTHONDONTWRITEBYTECODE and the pycache as they are"
+    )
+    a = ap.parse_args()
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    with tempfile.TemporaryDirectory(prefix="handrec-bench-pyc-") as pyc:
+        if not a.no_bytecode:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = pyc
+            for _, args in TASKS:  # warm-up: writes the bytecode, untimed
+                run_once(args, env)
+        best: dict[str, tuple[float, float]] = {}
+        for r in range(a.repeat):
+            order = TASKS[r % len(TASKS) :] + TASKS[: r % len(TASKS)]
+            for label, args in order:
+                wall, cpu = run_once(args, env)
+                if label not in best or wall < best[label][0]:
+                    best[label] = (wall, cpu)
+
+    load = os.getloadavg()
+    print(
+        f"handrec start-up; Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+        f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; best of {a.repeat} interleaved rounds; "
+        f"bytecode {'as the environment has it' if a.no_bytecode else 'compiled (warm-up round)'}"
+    )
+    base = best[TASKS[0][0]][0]
+    print(f"{'task':<34} {'wall s':>7} {'cpu s':>7} {'x base':>7}")
+    for label, _ in TASKS:
+        wall, cpu = best[label]
+        print(f"{label:<34} {wall:>7.3f} {cpu:>7.3f} {wall / base:>7.2f}")
+
+
+if __name__ == "__main__":
+    main()
