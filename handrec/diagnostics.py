@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from handrec.model import Origin, Span
+if TYPE_CHECKING:  # annotations only: ``handrec codes`` reads CODES without the record model
+    from handrec.model import Origin, Span
 
 __all__ = ["Severity", "Code", "CODES", "STRICT_CODES", "Diagnostic", "make", "DiagnosticError"]
 
