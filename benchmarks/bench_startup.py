@@ -16,7 +16,10 @@ baseline's, measured in the same run (the target: at most 2).
 Bytecode: the processes read compiled modules from a temporary ``PYTHONPYCACHEPREFIX`` written
 by one untimed warm-up round, as an installed package starts; ``--no-bytecode`` keeps the
 environment as it is (with ``PYTHONDONTWRITEBYTECODE`` set, every start compiles handrec's
-sources again).
+sources again).  Lark's analysed grammars are cached (:func:`handrec.formats._lark.lalr_parser`)
+in a temporary folder, written by the warm-up round too; the two ``no Lark cache`` rows build
+them in the process (``HANDREC_LARK_CACHE=""``), measured in the same rounds; ``--no-lark-cache``
+turns the cache off for every row.
 """
 
 from __future__ import annotations
@@ -38,10 +41,16 @@ _CLI = "import sys; sys.argv[0] = 'handrec'; from handrec.cli import main; main(
 #: (label, python arguments); the first is the baseline.
 TASKS: list[tuple[str, list[str]]] = [
     ("import lark, typer, rich", ["-c", "import lark, typer, rich"]),
+    # typer 0.29 builds a pydantic TypeAdapter for every parameter of the command it runs
+    # (typer._coercion): the floor of any command with a parameter (--help has none to parse)
+    ("... + typer._adapters (pydantic)", ["-c", "import lark, typer, rich, typer._adapters"]),
     ("handrec --help", ["-c", _CLI, "--help"]),
     ("handrec codes", ["-c", _CLI, "codes"]),
     ("handrec validate club_pairs.pbn", ["-c", _CLI, "validate", "sample_data/club_pairs.pbn"]),
     ("handrec validate bbo_hands.lin", ["-c", _CLI, "validate", "sample_data/bbo_hands.lin"]),
+    # the same two, Lark's parsers built in the process (what the Lark cache saves, same run)
+    ("validate club_pairs.pbn, no Lark cache", ["-c", _CLI, "validate", "sample_data/club_pairs.pbn"]),
+    ("validate bbo_hands.lin, no Lark cache", ["-c", _CLI, "validate", "sample_data/bbo_hands.lin"]),
 ]
 
 
@@ -50,11 +59,13 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def run_once(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+def run_once(label: str, args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """One fresh process: its wall and CPU seconds.  Exit status 0 or 1 (errors found) only.
 
     :raises RuntimeError: when the command fails otherwise.
     """
+    if "no Lark cache" in label:
+        env = {**env, "HANDREC_LARK_CACHE": ""}
     cpu0, t0 = _children_cpu(), time.perf_counter()
     done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
@@ -69,6 +80,7 @@ def main() -> None:
     ap.add_argument(
         "--no-bytecode", action="store_true", help="keep PYTHONDONTWRITEBYTECODE and the pycache as they are"
     )
+    ap.add_argument("--no-lark-cache", action="store_true", help="build the Lark parsers in every process")
     a = ap.parse_args()
 
     env = dict(os.environ)
@@ -77,13 +89,14 @@ def main() -> None:
         if not a.no_bytecode:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = pyc
-            for _, args in TASKS:  # warm-up: writes the bytecode, untimed
-                run_once(args, env)
+        env["HANDREC_LARK_CACHE"] = "" if a.no_lark_cache else os.path.join(pyc, "lark")
+        for label, args in TASKS:  # warm-up: writes the bytecode and the Lark cache, untimed
+            run_once(label, args, env)
         best: dict[str, tuple[float, float]] = {}
         for r in range(a.repeat):
             order = TASKS[r % len(TASKS) :] + TASKS[: r % len(TASKS)]
             for label, args in order:
-                wall, cpu = run_once(args, env)
+                wall, cpu = run_once(label, args, env)
                 if label not in best or wall < best[label][0]:
                     best[label] = (wall, cpu)
 
@@ -91,13 +104,14 @@ def main() -> None:
     print(
         f"handrec start-up; Python {platform.python_version()}, {os.cpu_count()} CPUs, "
         f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; best of {a.repeat} interleaved rounds; "
-        f"bytecode {'as the environment has it' if a.no_bytecode else 'compiled (warm-up round)'}"
+        f"bytecode {'as the environment has it' if a.no_bytecode else 'compiled (warm-up round)'}; "
+        f"Lark cache {'off' if a.no_lark_cache else 'on'}"
     )
     base = best[TASKS[0][0]][0]
-    print(f"{'task':<34} {'wall s':>7} {'cpu s':>7} {'x base':>7}")
+    print(f"{'task':<40} {'wall s':>7} {'cpu s':>7} {'x base':>7}")
     for label, _ in TASKS:
         wall, cpu = best[label]
-        print(f"{label:<34} {wall:>7.3f} {cpu:>7.3f} {wall / base:>7.2f}")
+        print(f"{label:<40} {wall:>7.3f} {cpu:>7.3f} {wall / base:>7.2f}")
 
 
 if __name__ == "__main__":

@@ -29,3 +29,11 @@ def _no_user_dd_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     """The command line caches solved double-dummy tables in ``~/.cache/handrec``: never from a test."""
     if "HANDREC_DD_CACHE" not in os.environ:
         monkeypatch.setenv("HANDREC_DD_CACHE", str(tmp_path_factory.mktemp("dd-cache")))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_user_lark_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The readers cache Lark's analysed grammars in ``~/.cache/handrec/lark``: never from a test
+    (set in the environment, so the command lines a test starts inherit it)."""
+    if "HANDREC_LARK_CACHE" not in os.environ:
+        os.environ["HANDREC_LARK_CACHE"] = str(tmp_path_factory.mktemp("lark-cache"))

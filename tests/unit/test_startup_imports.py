@@ -77,3 +77,41 @@ def test_the_check_sees_a_heavy_import() -> None:
     status, loaded, _ = _loaded_after(["schema"])
     assert status == 0
     assert "pyarrow" in loaded
+
+
+def test_lalr_parser_caches_the_grammar_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from handrec._resources import grammar_text
+    from handrec.formats._lark import lalr_parser
+    from handrec.formats.lin.records import _LinTransformer, _TokenListLexer
+
+    monkeypatch.setenv("HANDREC_LARK_CACHE", str(tmp_path / "lark"))
+    options = {"lexer": _TokenListLexer, "transformer": _LinTransformer(), "start": "record"}
+    built = lalr_parser(grammar_text("lin"), **options)
+    files = sorted(p.name for p in (tmp_path / "lark").iterdir())
+    assert len(files) == 1 and files[0].startswith("lalr-") and files[0].endswith(".cache")  # no temporary left
+    loaded = lalr_parser(grammar_text("lin"), **options)
+    assert sorted(p.name for p in (tmp_path / "lark").iterdir()) == files
+    assert [t.name for t in loaded.terminals] == [t.name for t in built.terminals]
+    assert loaded.lexer_conf.ignore == built.lexer_conf.ignore
+    # a damaged file is rebuilt, not trusted
+    (tmp_path / "lark" / files[0]).write_bytes(b"garbage\n")
+    again = lalr_parser(grammar_text("lin"), **options)
+    assert [t.name for t in again.terminals] == [t.name for t in built.terminals]
+
+
+def test_no_lark_cache_where_it_is_not_safe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from handrec.formats._lark import lark_cache_dir
+
+    monkeypatch.setenv("HANDREC_LARK_CACHE", "")
+    assert lark_cache_dir() is None
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # writable by others: its pickles are not loaded
+    monkeypatch.setenv("HANDREC_LARK_CACHE", str(shared))
+    assert lark_cache_dir() is None
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    monkeypatch.setenv("HANDREC_LARK_CACHE", str(blocked / "lark"))  # cannot be made
+    assert lark_cache_dir() is None
+    monkeypatch.setenv("HANDREC_LARK_CACHE", str(tmp_path / "mine"))
+    assert lark_cache_dir() == tmp_path / "mine"

@@ -44,7 +44,7 @@ class _Scanner:
     def __init__(self, lark: Lark) -> None:
         terms = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
         self.match = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)).match
-        self.ignore = frozenset(lark.ignore_tokens)
+        self.ignore = frozenset(lark.lexer_conf.ignore)
 
     def lex(self, text: str) -> Iterator[Token]:
         match, ignore = self.match, self.ignore
@@ -68,7 +68,11 @@ class _Scanner:
 
 @functools.cache
 def _scanner() -> _Scanner:
-    return _Scanner(_lexer())
+    # the terminals of the record parser (the same grammar's, Lark's analysis cached on disk):
+    # the lexer-only instance, :func:`_lexer`, is not built on the way
+    from handrec.formats.lin.records import _lalr
+
+    return _Scanner(_lalr())
 
 
 _STARTS_WITH_PAIR = re.compile(r"\s*[A-Za-z]{2}\|")

@@ -22,7 +22,7 @@ from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
 from handrec._resources import grammar_text
-from handrec.formats._lark import feeder
+from handrec.formats._lark import feeder, lalr_parser
 from handrec.formats.lin.spellings import (
     _AN,
     _CALL_TEXT,
@@ -63,9 +63,8 @@ class _TokenListLexer(Lexer):
 @functools.cache
 def _lalr() -> Lark:
     """The LALR instance: ``.parse(tokens_of_one_record)`` returns a ``_Parts``."""
-    return Lark(
+    return lalr_parser(
         grammar_text("lin"),
-        parser="lalr",
         lexer=_TokenListLexer,
         transformer=_LinTransformer(),
         start="record",

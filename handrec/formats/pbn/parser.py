@@ -23,7 +23,7 @@ from lark import Lark, Token, Transformer
 from lark.lexer import Lexer
 
 from handrec._resources import grammar_text
-from handrec.formats._lark import feeder
+from handrec.formats._lark import feeder, lalr_parser
 from handrec.formats.pbn.tag_values import _Issue, _plain_tag
 from handrec.formats.pbn.tags import TAGS
 from handrec.model import Span, Tag
@@ -453,11 +453,11 @@ class _Scanner:
     contextual lexer would use this same set everywhere.
     """
 
-    def __init__(self, grammar: str) -> None:
-        lark = Lark(grammar, parser=None, lexer="basic")
+    def __init__(self, lark: Lark) -> None:
+        # the game parser's own terminals (the grammar's): no second Lark instance to build
         terms = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
         self.match = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)).match
-        self.ignore = frozenset(lark.ignore_tokens)
+        self.ignore = frozenset(lark.lexer_conf.ignore)
         #: the game parser, run on the tokens :meth:`scan` gives (set by :func:`_parser`)
         self.parse: Any = None
 
@@ -513,8 +513,8 @@ def _parser() -> tuple[Lark, _Scanner]:
     if _PARSER is None:
         grammar = grammar_text("pbn")
         # start at "game" itself: "?start: game" would cost a reduce step per game
-        lalr = Lark(grammar, parser="lalr", lexer=_TokenListLexer, transformer=_PbnTransformer(), start="game")
-        scanner = _Scanner(grammar)
+        lalr = lalr_parser(grammar, lexer=_TokenListLexer, transformer=_PbnTransformer(), start="game")
+        scanner = _Scanner(lalr)
         scanner.parse = feeder(lalr) or lalr.parse
         _PARSER = (lalr, scanner)
     return _PARSER
