@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from handrec.dataset.lock import DatasetLock
 from handrec.dataset.store import (
     ROW_GROUP_ROWS,
     ROW_TABLES,
@@ -120,7 +121,8 @@ class ConvertSummary:
     written.  ``written``: False when no input was read (none found, or none
     readable) and ``out_dir`` already held a dataset, which is then left as it
     was (a mistyped or empty path never empties a dataset).  ``diagnostics``: the file-level faults found in this run (F001,
-    F002, F004, F008-F010...).  ``discarded_work``: a leftover work folder was
+    F002, F004, F008-F010...), and each board's F016 (over the board size limit: not read),
+    in input order.  ``discarded_work``: a leftover work folder was
     thrown away (no ``resume``).
     """
 
@@ -245,6 +247,8 @@ def _run_job(job: _Job) -> _JobResult:
                 except Exception as ex:
                     failure = ex
                     break
+                if board.diagnostics:  # a board over the size limit is echoed, and exits 2, as in validate
+                    diagnostics.extend(d for d in board.diagnostics if d.code == "F016")
                 for a_, dd_row in dd.push(a) if dd is not None else ((a, None),):
                     buf.add(a_, dd_row)
                     e += a_.errors
@@ -391,6 +395,8 @@ def convert(
     dd_margin: int | None = None,
     dd_cache: str | os.PathLike[str] | None = None,
     dd_progress: Callable[[int, int], None] | None = None,
+    wait: bool = False,
+    on_wait: Callable[[], None] | None = None,
 ) -> ConvertSummary:
     """Read every PBN/LIN input under ``paths`` and write the Parquet dataset to ``out_dir``.
 
@@ -430,6 +436,13 @@ def convert(
     progress of the deals the ``deals`` table still needs solved.  A dataset
     converted with other ``dd`` options is not reused.
 
+    One conversion per dataset folder: ``out_dir``'s lock
+    (:class:`handrec.dataset.lock.DatasetLock`) is held for the whole run.  When
+    another process holds it, ``wait=False`` raises
+    :class:`~handrec.dataset.lock.DatasetBusy` at once (nothing read or written);
+    ``wait=True`` waits for it, calling ``on_wait()`` once before it blocks
+    (``handrec convert --wait`` prints its message there).
+
     :raises OSError: when ``out_dir`` cannot be created or written; :class:`FileExistsError`
         when it holds a Parquet file of a table name that handrec did not write (never overwritten).
     :raises ValueError: when ``jobs`` is below 1 or ``engine`` is unknown.
@@ -449,6 +462,36 @@ def convert(
     out = Path(out_dir)
     dd = dd or dd_leads
     dd_mode = "" if not dd else f"{'leads' if dd_leads else 'tables'}:{dd_margin or 0}"
+    with DatasetLock(out, wait=wait, on_wait=on_wait):  # one writer per dataset folder
+        return _convert(
+            paths, out, jobs, resume, force, limits, batch_boards, task_bytes, row_group_rows, on_progress,
+            on_commit, engine, scheduler, max_errors, dd, dd_leads, dd_margin, dd_cache, dd_progress, dd_mode,
+        )  # fmt: skip
+
+
+def _convert(
+    paths: list[str | os.PathLike[str]],
+    out: Path,
+    jobs: int,
+    resume: bool,
+    force: bool,
+    limits: Limits,
+    batch_boards: int,
+    task_bytes: int,
+    row_group_rows: int,
+    on_progress: Callable[[ConvertProgress], None] | None,
+    on_commit: Callable[[int], None] | None,
+    engine: str,
+    scheduler: str | None,
+    max_errors: int | None,
+    dd: bool,
+    dd_leads: bool,
+    dd_margin: int | None,
+    dd_cache: str | os.PathLike[str] | None,
+    dd_progress: Callable[[int, int], None] | None,
+    dd_mode: str,
+) -> ConvertSummary:
+    """:func:`convert`, its arguments checked, with the lock of ``out`` held."""
     refuse_foreign_tables(out)
     client = _dask_client(jobs, scheduler) if engine == "dask" else None  # first: an unreachable one writes nothing
     try:
