@@ -126,10 +126,12 @@ DICTIONARY_COLUMNS: dict[str, list[str]] = {
 }
 
 _MANIFEST = "manifest.jsonl"
-_MANIFEST_FORMAT = 1
+_MANIFEST_FORMAT = 2  # 2: inputs read in pieces (``pieces``), and the piece lines
 #: Tables whose rows belong to inputs (``files`` is built from the inputs' summaries).
 ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "leads")
 _OLD = "<dataset>"  # the source name of rows reused from the existing dataset
+#: The file of a piece's summary in the work folder (:meth:`WorkFolder.commit_piece`).
+PIECE_SUFFIX = ".piece"
 
 
 @dataclass(slots=True)
@@ -144,6 +146,15 @@ class InputRows:
     :data:`ROW_TABLES`; ``board_lo``: the ``board_id`` of its first board
     there.  ``status`` is ``"match"`` in a worker's answer when the input's
     hash matched a known one (the parent then finds its rows).
+
+    ``pieces``: an input read in parts (a big file split over the workers,
+    :mod:`handrec.runs.parts`) has its rows in several sources, one after the
+    other: ``(source, board_lo, rows)`` each, as above (the last one, its
+    event checks and file diagnostics, has no boards, and its ``board_id``
+    values count from the input's first board: its ``board_lo`` is the
+    input's board count); ``source``, ``board_lo`` and ``rows`` then give the
+    last piece's source and the totals (first rows 0).  :meth:`segments` gives
+    the sources of either kind.
     """
 
     path: str
@@ -158,6 +169,15 @@ class InputRows:
     board_lo: int = 0
     rows: dict[str, tuple[int, int]] | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
+    pieces: tuple[tuple[str, int, dict[str, tuple[int, int]]], ...] = ()
+
+    def segments(self) -> tuple[tuple[str, int, dict[str, tuple[int, int]]], ...]:
+        """``(source, board_lo, rows)`` of each source of the input's rows, in order (none without rows)."""
+        if self.pieces:
+            return self.pieces
+        if self.source is None or self.rows is None:
+            return ()
+        return ((self.source, self.board_lo, self.rows),)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -171,11 +191,15 @@ class InputRows:
             "nbytes": self.nbytes,
             "board_lo": self.board_lo,
             "rows": self.rows,
+            "pieces": [list(p) for p in self.pieces],
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any], source: str) -> InputRows:
         rows = {t: (int(a), int(b)) for t, (a, b) in d["rows"].items()}
+        pieces = tuple(
+            (str(name), int(lo), {t: (int(a), int(b)) for t, (a, b) in r.items()}) for name, lo, r in d.get("pieces", ())
+        )
         return cls(
             d["path"],
             d["format"],
@@ -188,6 +212,7 @@ class InputRows:
             source,
             d["board_lo"],
             rows,
+            pieces=pieces,
         )
 
 
@@ -366,6 +391,8 @@ class WorkFolder:
         root = out / WORK_DIR
         self.root = root
         self.by_path: dict[str, list[InputRows]] = {}
+        #: ``pieces[(path, sha256, start, stop)]``: the name of a committed piece (:meth:`commit_piece`)
+        self.pieces: dict[tuple[str, str, int, int], str] = {}
         self.discarded = False
         if root.exists():
             if resume and self._load(header):
@@ -395,11 +422,24 @@ class WorkFolder:
                 rec = json.loads(line)
             except ValueError:
                 break  # a line cut short by the interruption: the task was not committed
+            if "piece" in rec:
+                name = rec["piece"]
+                files = [f"{name}.{t}.parquet" for t in rec["tables"]] + [f"{name}{PIECE_SUFFIX}"]
+                if all((self.root / f).is_file() for f in files):
+                    self.pieces[(rec["path"], rec["sha256"], *rec["span"])] = name
+                continue
             part = rec["part"]
             if not all((self.root / f"{part}.{t}.parquet").is_file() for t in rec["tables"]):
                 continue
             for d in rec["inputs"]:
-                self.by_path.setdefault(d["path"], []).append(InputRows.from_json(d, part))
+                rows = InputRows.from_json(d, part)
+                if all(
+                    (self.root / f"{src}.{t}.parquet").is_file()
+                    for src, _, r in rows.pieces
+                    for t, (_, count) in r.items()
+                    if count
+                ):
+                    self.by_path.setdefault(d["path"], []).append(rows)
         return True
 
     def _append(self, record: dict[str, Any], new: bool = False) -> None:
@@ -414,6 +454,27 @@ class WorkFolder:
         if keep:
             tables = [t for t in ROW_TABLES if (self.root / f"{part}.{t}.parquet").is_file()]
             self._append({"part": part, "tables": tables, "inputs": [d.to_json() for d in keep]})
+
+    def commit_piece(self, name: str, path: str, sha256: str, span: tuple[int, int], summary: bytes) -> None:
+        """Record a finished piece (one part of the input ``path`` with this SHA-256, character
+        offsets ``span``), its ``summary`` (what the parent needs of it besides its rows,
+        serialised by the caller) written to ``{name}.piece`` first: a resumed run reads that
+        part no more (:attr:`pieces`, :meth:`piece_summary`)."""
+        tmp = self.root / f"{name}{PIECE_SUFFIX}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(summary)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.root / f"{name}{PIECE_SUFFIX}")
+        tables = [t for t in ROW_TABLES if (self.root / f"{name}.{t}.parquet").is_file()]
+        self._append({"piece": name, "tables": tables, "path": path, "sha256": sha256, "span": list(span)})
+
+    def piece_summary(self, name: str) -> bytes:
+        """The ``summary`` given to :meth:`commit_piece` for the piece ``name``.
+
+        :raises OSError: when it cannot be read.
+        """
+        return (self.root / f"{name}{PIECE_SUFFIX}").read_bytes()
 
     def find(self, path: str, sha256: str) -> InputRows | None:
         """The rows of the input ``path`` with this SHA-256 in a committed part, or ``None``."""
@@ -544,16 +605,19 @@ def merge(
             base = 0
             for d in order:
                 if d.source is not None and d.rows is not None:
-                    start, count = d.rows[t]
-                    if count:
-                        src = sources.get(d.source)
-                        if src is None:
-                            for name in [n for n in sources if n != _OLD]:
-                                sources.pop(name).close()  # parts are read in order: one open at a time
-                            path = out / f"{t}.parquet" if d.source == _OLD else work / f"{d.source}.{t}.parquet"
-                            src = sources[d.source] = _RowSource(path)
-                        for chunk in src.rows(start, count):
-                            writer.write(_shift(chunk, base - d.board_lo))
+                    at = base  # the board_id of the piece's first board
+                    for source, board_lo, rows in d.segments():
+                        start, count = rows[t]
+                        if count:
+                            src = sources.get(source)
+                            if src is None:
+                                for name in [n for n in sources if n != _OLD]:
+                                    sources.pop(name).close()  # parts are read in order: one open at a time
+                                path = out / f"{t}.parquet" if source == _OLD else work / f"{source}.{t}.parquet"
+                                src = sources[source] = _RowSource(path)
+                            for chunk in src.rows(start, count):
+                                writer.write(_shift(chunk, at - board_lo))
+                        at += rows["boards"][1]
                     base += d.rows["boards"][1]
                 elif t == "diagnostics" and d.diagnostics:
                     buf = TableBuffers()
