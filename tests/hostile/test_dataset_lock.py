@@ -118,3 +118,20 @@ def test_the_library_takes_the_lock_too(tmp_path: Path) -> None:
         holder.wait()
     assert len(calls) == 1 and s.boards == 32
     assert (out / "boards.parquet").is_file()
+
+
+def test_a_forked_child_does_not_hold_the_lock(tmp_path: Path) -> None:
+    """The pool's workers are forked while convert holds the lock: they must not keep the folder
+    locked once the holder is gone (a kill -9 of the parent, the workers still ending)."""
+    out = tmp_path / "d"
+    with DatasetLock(out):
+        pid = os.fork()
+        if pid == 0:  # the child: lives on after the parent let go
+            time.sleep(3)
+            os._exit(0)
+    try:
+        with DatasetLock(out):  # free at once, though the child still runs
+            pass
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
