@@ -198,7 +198,8 @@ class InputRows:
     def from_json(cls, d: dict[str, Any], source: str) -> InputRows:
         rows = {t: (int(a), int(b)) for t, (a, b) in d["rows"].items()}
         pieces = tuple(
-            (str(name), int(lo), {t: (int(a), int(b)) for t, (a, b) in r.items()}) for name, lo, r in d.get("pieces", ())
+            (str(name), int(lo), {t: (int(a), int(b)) for t, (a, b) in r.items()})
+            for name, lo, r in d.get("pieces", ())
         )
         return cls(
             d["path"],
