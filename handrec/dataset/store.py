@@ -130,6 +130,9 @@ _MANIFEST_FORMAT = 2  # 2: inputs read in pieces (``pieces``), and the piece lin
 #: Tables whose rows belong to inputs (``files`` is built from the inputs' summaries).
 ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "leads")
 _OLD = "<dataset>"  # the source name of rows reused from the existing dataset
+#: The suffix of a part's files (:func:`part_file`).
+PART_SUFFIX = ".arrow"
+_IPC_OPTIONS = pa.ipc.IpcWriteOptions(compression="lz4")
 #: The file of a piece's summary in the work folder (:meth:`WorkFolder.commit_piece`).
 PIECE_SUFFIX = ".piece"
 
@@ -222,9 +225,17 @@ class InputRows:
 # =========================================================================================
 
 
+def part_file(work: Path, part: str, table: str) -> Path:
+    """The file of ``table``'s rows in the part ``part`` of the work folder ``work``."""
+    return work / f"{part}.{table}{PART_SUFFIX}"
+
+
 class PartWriter:
-    """The Parquet files of one part in the work folder: ``{part}.{table}.parquet`` for each of
-    :data:`ROW_TABLES` that gets rows (lz4: a part is read once, by :func:`merge`).
+    """The files of one part in the work folder: :func:`part_file` for each of :data:`ROW_TABLES`
+    that gets rows, in the Arrow IPC file format, lz4-compressed: a part is read once, by
+    :func:`merge`, and the dataset's Parquet is written once, there (a part in Parquet cost
+    about five times as much to write and to read back: issue #23.2; it takes about six times
+    the disk, about 1.2 KB a board of generated files while the conversion runs).
 
     A context manager: the files are written under temporary names (``.tmp``) and renamed to
     their final ones when the ``with`` block ends without an exception, so a part's files
@@ -238,26 +249,35 @@ class PartWriter:
         self.work = work
         self.part = part
         self.rows = dict.fromkeys(ROW_TABLES, 0)
-        self._writers: dict[str, pq.ParquetWriter] = {}
+        self._writers: dict[str, tuple[Any, Any]] = {}  # table: (IPC writer, file)
 
     def write(self, table: str, batch: pa.RecordBatch) -> None:
         """Append ``batch`` (rows of ``table``, in its schema of :data:`SCHEMAS`); an empty one writes nothing."""
         if batch.num_rows:
             if table not in self._writers:
-                path = self.work / f"{self.part}.{table}.parquet.tmp"
-                self._writers[table] = pq.ParquetWriter(path, SCHEMAS[table], compression="lz4")
-            self._writers[table].write_batch(batch)
+                sink = pa.OSFile(str(part_file(self.work, self.part, table)) + ".tmp", "wb")
+                try:
+                    writer = pa.ipc.new_file(sink, SCHEMAS[table], options=_IPC_OPTIONS)
+                except BaseException:
+                    sink.close()
+                    raise
+                self._writers[table] = (writer, sink)
+            self._writers[table][0].write_batch(batch)
             self.rows[table] += batch.num_rows
 
     def __enter__(self) -> PartWriter:
         return self
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        for wr in self._writers.values():
-            wr.close()
+        for wr, sink in self._writers.values():
+            try:
+                wr.close()
+            finally:
+                sink.close()
         if exc_type is None:
             for t in self._writers:
-                os.replace(self.work / f"{self.part}.{t}.parquet.tmp", self.work / f"{self.part}.{t}.parquet")
+                path = part_file(self.work, self.part, t)
+                os.replace(str(path) + ".tmp", path)
 
 
 # =========================================================================================
@@ -425,17 +445,17 @@ class WorkFolder:
                 break  # a line cut short by the interruption: the task was not committed
             if "piece" in rec:
                 name = rec["piece"]
-                files = [f"{name}.{t}.parquet" for t in rec["tables"]] + [f"{name}{PIECE_SUFFIX}"]
-                if all((self.root / f).is_file() for f in files):
+                files = [part_file(self.root, name, t) for t in rec["tables"]] + [self.root / f"{name}{PIECE_SUFFIX}"]
+                if all(f.is_file() for f in files):
                     self.pieces[(rec["path"], rec["sha256"], *rec["span"])] = name
                 continue
             part = rec["part"]
-            if not all((self.root / f"{part}.{t}.parquet").is_file() for t in rec["tables"]):
+            if not all(part_file(self.root, part, t).is_file() for t in rec["tables"]):
                 continue
             for d in rec["inputs"]:
                 rows = InputRows.from_json(d, part)
                 if all(
-                    (self.root / f"{src}.{t}.parquet").is_file()
+                    part_file(self.root, src, t).is_file()
                     for src, _, r in rows.pieces
                     for t, (_, count) in r.items()
                     if count
@@ -453,7 +473,7 @@ class WorkFolder:
         """Record the inputs of a finished part that a resumed run could reuse."""
         keep = [d for d in done if d.source == part and d.sha256 is not None and d.status != "match"]
         if keep:
-            tables = [t for t in ROW_TABLES if (self.root / f"{part}.{t}.parquet").is_file()]
+            tables = [t for t in ROW_TABLES if part_file(self.root, part, t).is_file()]
             self._append({"part": part, "tables": tables, "inputs": [d.to_json() for d in keep]})
 
     def commit_piece(self, name: str, path: str, sha256: str, span: tuple[int, int], summary: bytes) -> None:
@@ -467,7 +487,7 @@ class WorkFolder:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.root / f"{name}{PIECE_SUFFIX}")
-        tables = [t for t in ROW_TABLES if (self.root / f"{name}.{t}.parquet").is_file()]
+        tables = [t for t in ROW_TABLES if part_file(self.root, name, t).is_file()]
         self._append({"piece": name, "tables": tables, "path": path, "sha256": sha256, "span": list(span)})
 
     def piece_summary(self, name: str) -> bytes:
@@ -515,6 +535,36 @@ class _RowSource:
     def close(self) -> None:
         self.cached = None
         self.pf.close()
+
+
+class _PartSource:
+    """Row ranges of one part's file (:class:`PartWriter`), asked for in order: each record batch is
+    read once (a range before the last one read starts the file again)."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = pa.memory_map(str(path))
+        self.reader = pa.ipc.open_file(self.file)
+        self.index = -1  # the batch read last, and the row it starts at
+        self.start = 0
+        self.batch: pa.RecordBatch | None = None
+
+    def rows(self, start: int, count: int) -> Iterator[pa.Table]:
+        end = start + count
+        if self.batch is None or start < self.start:
+            self.index, self.start, self.batch = 0, 0, self.reader.get_batch(0)
+        while start < end:
+            stop = self.start + self.batch.num_rows
+            if start >= stop:
+                self.index += 1
+                self.start, self.batch = stop, self.reader.get_batch(self.index)
+                continue
+            hi = min(end, stop)
+            yield pa.Table.from_batches([self.batch.slice(start - self.start, hi - start)])
+            start = hi
+
+    def close(self) -> None:
+        self.batch = None
+        self.file.close()
 
 
 class _TableWriter:
@@ -601,7 +651,7 @@ def merge(
     tmp = {t: out / f".{t}.parquet.tmp" for t in SCHEMAS}
     for t in ROW_TABLES:
         writer = _TableWriter(tmp[t], SCHEMAS[t].with_metadata(meta), row_group_rows, DICTIONARY_COLUMNS[t])
-        sources: dict[str, _RowSource] = {}
+        sources: dict[str, _RowSource | _PartSource] = {}
         try:
             base = 0
             for d in order:
@@ -614,8 +664,10 @@ def merge(
                             if src is None:
                                 for name in [n for n in sources if n != _OLD]:
                                     sources.pop(name).close()  # parts are read in order: one open at a time
-                                path = out / f"{t}.parquet" if source == _OLD else work / f"{source}.{t}.parquet"
-                                src = sources[source] = _RowSource(path)
+                                if source == _OLD:
+                                    src = sources[source] = _RowSource(out / f"{t}.parquet")
+                                else:
+                                    src = sources[source] = _PartSource(part_file(work, source, t))
                             for chunk in src.rows(start, count):
                                 writer.write(_shift(chunk, at - board_lo))
                         at += rows["boards"][1]

@@ -29,6 +29,7 @@ from typing import Any
 import pyarrow as pa
 
 from handrec import __version__
+from handrec.dataset.play_rows import PlayRows
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
 from handrec.rules.play import Trick
@@ -433,6 +434,11 @@ class TableBuffers:
         }
         self.next_board_id = 0
         self.pending_boards = 0
+        self._plays = PlayRows(SCHEMAS["plays"])  # the plays kept compact (handrec.dataset.play_rows)
+
+    def pending(self, table: str) -> int:
+        """The rows of ``table`` buffered (not yet taken)."""
+        return self._plays.rows if table == "plays" else len(self.rows[table]["source_file"])
 
     def _append(self, table: str, row: dict[str, Any]) -> None:
         cols = self.rows[table]
@@ -507,28 +513,7 @@ class TableBuffers:
                 cols["value"].extend(row)
 
     def _add_plays(self, bid: int, path: str, tricks: tuple[Trick, ...]) -> None:
-        cards = [c for t in tricks for c in t.cards]
-        n = len(cards)
-        texts = list(map(_CARD_STR.get, map(id, cards)))  # None: no card, or not a canonical one
-        if None in texts:
-            texts = [_s(c) if x is None else x for c, x in zip(cards, texts)]
-        if all(type(t.leader) is Seat and len(t.cards) <= 4 for t in tricks):
-            positions = [p for t in tricks for p in _POSITIONS[len(t.cards)]]
-            seats = [s for t in tricks for s in _SEATS_FROM[t.leader][: len(t.cards)]]
-        else:
-            positions = [p + 1 for t in tricks for p in range(len(t.cards))]
-            seats = [str(t.leader.offset(p)) for t in tricks for p in range(len(t.cards))]
-        numbers = [t.number for t in tricks for _ in t.cards]
-        winners = [_SEAT_STR[w] if type(w) is Seat else _s(w) for t in tricks for w in [t.winner] * len(t.cards)]
-        cols = self.rows["plays"]
-        cols["board_id"].extend([bid] * n)
-        cols["source_file"].extend([path] * n)
-        cols["card_index"].extend(range(n))
-        cols["trick"].extend(numbers)
-        cols["position"].extend(positions)
-        cols["seat"].extend(seats)
-        cols["card"].extend(texts)
-        cols["winner"].extend(winners)
+        self._plays.add(bid, path, tricks)
 
     def add_diagnostic(self, d: Diagnostic, board_id: int | None) -> None:
         """Append one diagnostic row."""
@@ -577,6 +562,8 @@ class TableBuffers:
 
     def take(self, table: str) -> pa.RecordBatch:
         """The buffered rows of ``table`` as a RecordBatch; the buffer is cleared."""
+        if table == "plays":
+            return self._plays.take()
         cols = self.rows[table]
         schema = SCHEMAS[table]
         batch = pa.RecordBatch.from_arrays([pa.array(cols[f.name], type=f.type) for f in schema], schema=schema)

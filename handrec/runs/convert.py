@@ -217,7 +217,7 @@ def _run_job(job: _Job) -> _JobResult:
     buf = TableBuffers()
 
     def rows(t: str) -> int:
-        return part.rows[t] + len(buf.rows[t]["source_file"])
+        return part.rows[t] + buf.pending(t)
 
     def flush() -> None:
         for t in ROW_TABLES:
