@@ -22,16 +22,21 @@ interruption -- except ``files.status``, which says ``unchanged`` for
 reused rows.
 
 **Parts.**  Each task of a conversion writes the rows of its inputs to a
-*part* in the work folder (:class:`PartWriter`: one Parquet file per table,
+*part* in the work folder (:class:`PartWriter`: one lz4 Arrow IPC file per table,
 board ids counted from 0 in the part); :class:`InputRows` says, for one
-input, where its rows are.
+input, where its rows are: in one part, or, for a big file read in parts
+(:mod:`handrec.runs.convert_parts`), in its *pieces*, one part each, and a last
+small part with the file's own rows (event checks, file diagnostics).
 
 **Work folder and resume.**  ``DIR/.handrec-work/`` holds the parts and
 ``manifest.jsonl``: a header line (manifest format, schema and handrec
 versions, size and mtime of the dataset files present at the start), then
 one line per committed task: the part's name and, for each input read to
 the end, its path, SHA-256, counts and the row range of each table in the
-part.  A part's files are written under temporary names and renamed
+part (and its pieces); and one line per piece of a file read in parts,
+taken by the parent: its name, the file's path and SHA-256, the part's
+character offsets, with the piece's summary in ``{piece}.piece``
+(:meth:`WorkFolder.commit_piece`).  A part's files are written under temporary names and renamed
 before its manifest line is appended (and fsynced), so the manifest names
 only complete parts.  When every input is done the parent merges
 (:func:`merge`), table by table, into ``DIR/.NAME.parquet.tmp`` -- assigning the final ``board_id``
@@ -42,7 +47,8 @@ next conversion tell a mixed set and re-read everything.)  Interrupted (Ctrl-C,
 SIGKILL, power cut) the work folder stays, and ``resume=True`` (``handrec
 convert --resume``) reads its manifest (:class:`WorkFolder`), if the header still matches, and
 takes the rows of each input whose path and SHA-256 are in it from its
-part: such an input is read once, to hash it, but not parsed.  Without ``resume`` a leftover work folder
+part: such an input is read once, to hash it, but not parsed; of a file read
+in parts, only the parts not recorded are read again.  Without ``resume`` a leftover work folder
 is discarded.  One conversion per dataset folder at a time.
 
 **Incremental.**  Converting into a folder that holds a dataset written by

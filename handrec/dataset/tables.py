@@ -31,7 +31,9 @@ import pyarrow as pa
 from handrec import __version__
 from handrec.dataset.play_rows import PlayRows
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
+from handrec.events.games import deal_text
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
+from handrec.rules.board import check_deal
 from handrec.rules.play import Trick
 from handrec.rules.validator import Analysis, analyse
 
@@ -309,6 +311,33 @@ def _deal_str(d: Deal) -> str:
     return "N:" + " ".join(hands)
 
 
+#: The HCP of a suit's jack, queen, king and ace by their four bits (the top ones of its 13-bit mask).
+_HCP4 = tuple((n & 1) + 2 * (n >> 1 & 1) + 3 * (n >> 2 & 1) + 4 * (n >> 3 & 1) for n in range(16))
+
+
+def _deal_facts(deal: Deal | None) -> tuple[str | None, list[int | None]]:
+    """The ``deal`` column (``str(deal)``) and each seat's HCP (``None`` for a hand not given).
+
+    A full deal of 52 distinct cards takes both from the card masks that
+    :func:`~handrec.rules.board.check_deal` keeps for the deal it checked last (the replay's).
+    """
+    if deal is None:
+        return None, [None] * 4
+    if type(deal) is Deal and len(deal.hands) == 4 and None not in deal.hands:
+        dc = check_deal(deal, required=False)
+        if dc.cards_per_hand == 13 and not dc.faults:
+            h = _HCP4
+            return deal_text(deal), [
+                h[m >> 9 & 15] + h[m >> 22 & 15] + h[m >> 35 & 15] + h[m >> 48 & 15]  # type: ignore[operator]
+                for m in dc.masks
+            ]
+    hcp: list[int | None] = [None] * 4
+    for seat in Seat:
+        hand = deal[seat]
+        hcp[seat] = None if hand is None else (_hand_hcp(hand) if type(hand) is Hand else hand.hcp)
+    return _deal_str(deal), hcp
+
+
 def board_row(board_id: int, a: Analysis) -> dict[str, Any]:
     """The ``boards`` row of one analysed board (see :data:`SCHEMAS`).
 
@@ -328,12 +357,8 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
     b = a.board
     r = a.replay
     c = r.contract
-    hcp: list[int | None] = [None] * 4
     deal = b.deal
-    if deal is not None:
-        for seat in Seat:
-            h = deal[seat]
-            hcp[seat] = None if h is None else (_hand_hcp(h) if type(h) is Hand else h.hcp)
+    deal_text, hcp = _deal_facts(deal)
     lead = None
     tricks = r.tricks
     played = 0
@@ -386,7 +411,7 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         "west": _blank(tag("West")),
         "dealer": _s(b.dealer),
         "vulnerable": _s(b.vulnerable),
-        "deal": None if deal is None else _deal_str(deal),
+        "deal": deal_text,
         "hcp_n": hcp[0],
         "hcp_e": hcp[1],
         "hcp_s": hcp[2],

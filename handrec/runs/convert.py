@@ -17,9 +17,13 @@ memory stays about ``jobs x batch_boards`` boards whatever the size of the
 archive (plus, in the parent, a record of a few hundred bytes per input:
 path, hash, counts, row ranges).  A tar member too big to hand to a worker (over
 :attr:`handrec.inputs.entries.Limits.inline_bytes`) is read in the parent, from the
-archive stream.  A single big file is one task (it is not split: PBN tag
-inheritance runs across its games).  When every input is done the parent
-merges the parts into the final tables (:func:`handrec.dataset.store.merge`).
+archive stream.  With ``jobs`` over 1 a big plain PBN or LIN file is read in
+parts, one task each, cut as ``handrec validate --jobs`` cuts it
+(:mod:`handrec.runs.parts`: a PBN file holding ``"#``, whose ``#`` tags inherit
+the previous game's values, is not cut), and put together again in the parent
+(:mod:`handrec.runs.convert_parts`): the rows are those of one task reading the
+whole file.  When every input is done the parent merges the parts into the
+final tables (:func:`handrec.dataset.store.merge`).
 
 **Claimed figures.**  Besides each board's own faults, an input's claimed
 event figures (ScoreMP, ScorePercentage, ScoreIMP, ScoreTable, TotalScoreTable
@@ -373,7 +377,9 @@ def convert(
     ``force``: re-read inputs unchanged since the dataset in ``out_dir``
     was written; ``limits``: archive size limits; ``batch_boards``: boards
     a worker buffers before writing (bounds memory); ``task_bytes``: input
-    bytes per task; ``row_group_rows``: rows per Parquet row group.
+    bytes per task; ``row_group_rows``: rows per Parquet row group; ``part_bytes``: with
+    ``jobs`` over 1, a plain PBN or LIN file over this is read in parts of about this size
+    (default :data:`handrec.runs.parts.PART_BYTES`; see :mod:`handrec.runs.parts`).
     ``on_progress`` is called once the workers have started, then after
     each task; ``on_commit(n)`` after the n-th task is committed (tests
     use it to simulate an interruption).  File-level faults land in the
