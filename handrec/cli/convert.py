@@ -154,30 +154,31 @@ def convert(
         if bar:
             bar["progress"].stop()
 
-    from handrec.dataset.lock import DatasetBusy, DatasetLock
+    from handrec.dataset.lock import DatasetBusy
 
     def waiting() -> None:
         typer.echo(f"handrec: waiting for the other convert into {_printable(str(output))}", err=True)
 
     try:
-        with DatasetLock(output, wait=wait, on_wait=waiting):  # one writer per dataset folder
-            summary = do_convert(
-                paths,
-                output,
-                jobs=jobs,
-                resume=resume,
-                force=force,
-                limits=limits,
-                on_progress=on_progress,
-                engine=engine.value,
-                scheduler=scheduler,
-                max_errors=1 if fail_fast else max_errors,
-                dd=dd or dd_leads,
-                dd_leads=dd_leads,
-                dd_margin=dd_margin,
-                dd_cache=None if no_dd_cache else _dd_cache_dir(),
-                dd_progress=dd_bar,
-            )
+        summary = do_convert(
+            paths,
+            output,
+            jobs=jobs,
+            resume=resume,
+            force=force,
+            limits=limits,
+            on_progress=on_progress,
+            engine=engine.value,
+            scheduler=scheduler,
+            max_errors=1 if fail_fast else max_errors,
+            dd=dd or dd_leads,
+            dd_leads=dd_leads,
+            dd_margin=dd_margin,
+            dd_cache=None if no_dd_cache else _dd_cache_dir(),
+            dd_progress=dd_bar,
+            wait=wait,
+            on_wait=waiting,
+        )
     except DatasetBusy as e:
         typer.echo(f"handrec: {_printable(str(e))}; run again when it ends, or add --wait", err=True)
         raise typer.Exit(2) from None

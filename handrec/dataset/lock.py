@@ -4,6 +4,11 @@ The lock is :func:`fcntl.flock` on the dataset folder itself (a directory can be
 file on Linux and the BSDs), so nothing is written for it, and the kernel releases it when the
 process ends, however it ends (kill -9 and the OOM killer included): a stale lock never blocks
 a later run.
+
+A process forked while it holds a lock (the workers of ``convert --jobs``'s pool) would
+share it, and keep the folder locked for a moment after the holder itself was killed: a
+forked child closes its copies of the locks held (:func:`os.register_at_fork`), so the lock
+is the taking process's alone.
 """
 
 from __future__ import annotations
@@ -14,6 +19,23 @@ from pathlib import Path
 from types import TracebackType
 
 __all__ = ["DatasetBusy", "DatasetLock"]
+
+#: The descriptors of the locks this process holds.
+_HELD: set[int] = set()
+
+
+def _drop_in_child() -> None:
+    """In a forked child: close the copies of the parent's locks (the parent keeps them)."""
+    for fd in _HELD:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_in_child)
 
 
 class DatasetBusy(OSError):
@@ -73,6 +95,7 @@ class DatasetLock:
                 break
             os.close(fd)
         self._fd, self._created = fd, created
+        _HELD.add(fd)
         return self
 
     def __exit__(
@@ -86,5 +109,6 @@ class DatasetLock:
         except OSError:
             pass
         finally:
+            _HELD.discard(self._fd)
             os.close(self._fd)  # closing the descriptor releases the flock
             self._fd = None

@@ -22,16 +22,21 @@ interruption -- except ``files.status``, which says ``unchanged`` for
 reused rows.
 
 **Parts.**  Each task of a conversion writes the rows of its inputs to a
-*part* in the work folder (:class:`PartWriter`: one Parquet file per table,
+*part* in the work folder (:class:`PartWriter`: one lz4 Arrow IPC file per table,
 board ids counted from 0 in the part); :class:`InputRows` says, for one
-input, where its rows are.
+input, where its rows are: in one part, or, for a big file read in parts
+(:mod:`handrec.runs.convert_parts`), in its *pieces*, one part each, and a last
+small part with the file's own rows (event checks, file diagnostics).
 
 **Work folder and resume.**  ``DIR/.handrec-work/`` holds the parts and
 ``manifest.jsonl``: a header line (manifest format, schema and handrec
 versions, size and mtime of the dataset files present at the start), then
 one line per committed task: the part's name and, for each input read to
 the end, its path, SHA-256, counts and the row range of each table in the
-part.  A part's files are written under temporary names and renamed
+part (and its pieces); and one line per piece of a file read in parts,
+taken by the parent: its name, the file's path and SHA-256, the part's
+character offsets, with the piece's summary in ``{piece}.piece``
+(:meth:`WorkFolder.commit_piece`).  A part's files are written under temporary names and renamed
 before its manifest line is appended (and fsynced), so the manifest names
 only complete parts.  When every input is done the parent merges
 (:func:`merge`), table by table, into ``DIR/.NAME.parquet.tmp`` -- assigning the final ``board_id``
@@ -42,7 +47,8 @@ next conversion tell a mixed set and re-read everything.)  Interrupted (Ctrl-C,
 SIGKILL, power cut) the work folder stays, and ``resume=True`` (``handrec
 convert --resume``) reads its manifest (:class:`WorkFolder`), if the header still matches, and
 takes the rows of each input whose path and SHA-256 are in it from its
-part: such an input is read once, to hash it, but not parsed.  Without ``resume`` a leftover work folder
+part: such an input is read once, to hash it, but not parsed; of a file read
+in parts, only the parts not recorded are read again.  Without ``resume`` a leftover work folder
 is discarded.  One conversion per dataset folder at a time.
 
 **Incremental.**  Converting into a folder that holds a dataset written by
@@ -126,10 +132,15 @@ DICTIONARY_COLUMNS: dict[str, list[str]] = {
 }
 
 _MANIFEST = "manifest.jsonl"
-_MANIFEST_FORMAT = 1
+_MANIFEST_FORMAT = 2  # 2: inputs read in pieces (``pieces``), and the piece lines
 #: Tables whose rows belong to inputs (``files`` is built from the inputs' summaries).
 ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "leads")
 _OLD = "<dataset>"  # the source name of rows reused from the existing dataset
+#: The suffix of a part's files (:func:`part_file`).
+PART_SUFFIX = ".arrow"
+_IPC_OPTIONS = pa.ipc.IpcWriteOptions(compression="lz4")
+#: The file of a piece's summary in the work folder (:meth:`WorkFolder.commit_piece`).
+PIECE_SUFFIX = ".piece"
 
 
 @dataclass(slots=True)
@@ -144,6 +155,15 @@ class InputRows:
     :data:`ROW_TABLES`; ``board_lo``: the ``board_id`` of its first board
     there.  ``status`` is ``"match"`` in a worker's answer when the input's
     hash matched a known one (the parent then finds its rows).
+
+    ``pieces``: an input read in parts (a big file split over the workers,
+    :mod:`handrec.runs.parts`) has its rows in several sources, one after the
+    other: ``(source, board_lo, rows)`` each, as above (the last one, its
+    event checks and file diagnostics, has no boards, and its ``board_id``
+    values count from the input's first board: its ``board_lo`` is the
+    input's board count); ``source``, ``board_lo`` and ``rows`` then give the
+    last piece's source and the totals (first rows 0).  :meth:`segments` gives
+    the sources of either kind.
     """
 
     path: str
@@ -158,6 +178,15 @@ class InputRows:
     board_lo: int = 0
     rows: dict[str, tuple[int, int]] | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
+    pieces: tuple[tuple[str, int, dict[str, tuple[int, int]]], ...] = ()
+
+    def segments(self) -> tuple[tuple[str, int, dict[str, tuple[int, int]]], ...]:
+        """``(source, board_lo, rows)`` of each source of the input's rows, in order (none without rows)."""
+        if self.pieces:
+            return self.pieces
+        if self.source is None or self.rows is None:
+            return ()
+        return ((self.source, self.board_lo, self.rows),)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -171,11 +200,16 @@ class InputRows:
             "nbytes": self.nbytes,
             "board_lo": self.board_lo,
             "rows": self.rows,
+            "pieces": [list(p) for p in self.pieces],
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any], source: str) -> InputRows:
         rows = {t: (int(a), int(b)) for t, (a, b) in d["rows"].items()}
+        pieces = tuple(
+            (str(name), int(lo), {t: (int(a), int(b)) for t, (a, b) in r.items()})
+            for name, lo, r in d.get("pieces", ())
+        )
         return cls(
             d["path"],
             d["format"],
@@ -188,6 +222,7 @@ class InputRows:
             source,
             d["board_lo"],
             rows,
+            pieces=pieces,
         )
 
 
@@ -196,9 +231,17 @@ class InputRows:
 # =========================================================================================
 
 
+def part_file(work: Path, part: str, table: str) -> Path:
+    """The file of ``table``'s rows in the part ``part`` of the work folder ``work``."""
+    return work / f"{part}.{table}{PART_SUFFIX}"
+
+
 class PartWriter:
-    """The Parquet files of one part in the work folder: ``{part}.{table}.parquet`` for each of
-    :data:`ROW_TABLES` that gets rows (lz4: a part is read once, by :func:`merge`).
+    """The files of one part in the work folder: :func:`part_file` for each of :data:`ROW_TABLES`
+    that gets rows, in the Arrow IPC file format, lz4-compressed: a part is read once, by
+    :func:`merge`, and the dataset's Parquet is written once, there (a part in Parquet cost
+    about five times as much to write and to read back: issue #23.2; it takes about six times
+    the disk, about 1.2 KB a board of generated files while the conversion runs).
 
     A context manager: the files are written under temporary names (``.tmp``) and renamed to
     their final ones when the ``with`` block ends without an exception, so a part's files
@@ -212,26 +255,35 @@ class PartWriter:
         self.work = work
         self.part = part
         self.rows = dict.fromkeys(ROW_TABLES, 0)
-        self._writers: dict[str, pq.ParquetWriter] = {}
+        self._writers: dict[str, tuple[Any, Any]] = {}  # table: (IPC writer, file)
 
     def write(self, table: str, batch: pa.RecordBatch) -> None:
         """Append ``batch`` (rows of ``table``, in its schema of :data:`SCHEMAS`); an empty one writes nothing."""
         if batch.num_rows:
             if table not in self._writers:
-                path = self.work / f"{self.part}.{table}.parquet.tmp"
-                self._writers[table] = pq.ParquetWriter(path, SCHEMAS[table], compression="lz4")
-            self._writers[table].write_batch(batch)
+                sink = pa.OSFile(str(part_file(self.work, self.part, table)) + ".tmp", "wb")
+                try:
+                    writer = pa.ipc.new_file(sink, SCHEMAS[table], options=_IPC_OPTIONS)
+                except BaseException:
+                    sink.close()
+                    raise
+                self._writers[table] = (writer, sink)
+            self._writers[table][0].write_batch(batch)
             self.rows[table] += batch.num_rows
 
     def __enter__(self) -> PartWriter:
         return self
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        for wr in self._writers.values():
-            wr.close()
+        for wr, sink in self._writers.values():
+            try:
+                wr.close()
+            finally:
+                sink.close()
         if exc_type is None:
             for t in self._writers:
-                os.replace(self.work / f"{self.part}.{t}.parquet.tmp", self.work / f"{self.part}.{t}.parquet")
+                path = part_file(self.work, self.part, t)
+                os.replace(str(path) + ".tmp", path)
 
 
 # =========================================================================================
@@ -366,6 +418,8 @@ class WorkFolder:
         root = out / WORK_DIR
         self.root = root
         self.by_path: dict[str, list[InputRows]] = {}
+        #: ``pieces[(path, sha256, start, stop)]``: the name of a committed piece (:meth:`commit_piece`)
+        self.pieces: dict[tuple[str, str, int, int], str] = {}
         self.discarded = False
         if root.exists():
             if resume and self._load(header):
@@ -395,11 +449,24 @@ class WorkFolder:
                 rec = json.loads(line)
             except ValueError:
                 break  # a line cut short by the interruption: the task was not committed
+            if "piece" in rec:
+                name = rec["piece"]
+                files = [part_file(self.root, name, t) for t in rec["tables"]] + [self.root / f"{name}{PIECE_SUFFIX}"]
+                if all(f.is_file() for f in files):
+                    self.pieces[(rec["path"], rec["sha256"], *rec["span"])] = name
+                continue
             part = rec["part"]
-            if not all((self.root / f"{part}.{t}.parquet").is_file() for t in rec["tables"]):
+            if not all(part_file(self.root, part, t).is_file() for t in rec["tables"]):
                 continue
             for d in rec["inputs"]:
-                self.by_path.setdefault(d["path"], []).append(InputRows.from_json(d, part))
+                rows = InputRows.from_json(d, part)
+                if all(
+                    part_file(self.root, src, t).is_file()
+                    for src, _, r in rows.pieces
+                    for t, (_, count) in r.items()
+                    if count
+                ):
+                    self.by_path.setdefault(d["path"], []).append(rows)
         return True
 
     def _append(self, record: dict[str, Any], new: bool = False) -> None:
@@ -412,8 +479,29 @@ class WorkFolder:
         """Record the inputs of a finished part that a resumed run could reuse."""
         keep = [d for d in done if d.source == part and d.sha256 is not None and d.status != "match"]
         if keep:
-            tables = [t for t in ROW_TABLES if (self.root / f"{part}.{t}.parquet").is_file()]
+            tables = [t for t in ROW_TABLES if part_file(self.root, part, t).is_file()]
             self._append({"part": part, "tables": tables, "inputs": [d.to_json() for d in keep]})
+
+    def commit_piece(self, name: str, path: str, sha256: str, span: tuple[int, int], summary: bytes) -> None:
+        """Record a finished piece (one part of the input ``path`` with this SHA-256, character
+        offsets ``span``), its ``summary`` (what the parent needs of it besides its rows,
+        serialised by the caller) written to ``{name}.piece`` first: a resumed run reads that
+        part no more (:attr:`pieces`, :meth:`piece_summary`)."""
+        tmp = self.root / f"{name}{PIECE_SUFFIX}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(summary)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.root / f"{name}{PIECE_SUFFIX}")
+        tables = [t for t in ROW_TABLES if part_file(self.root, name, t).is_file()]
+        self._append({"piece": name, "tables": tables, "path": path, "sha256": sha256, "span": list(span)})
+
+    def piece_summary(self, name: str) -> bytes:
+        """The ``summary`` given to :meth:`commit_piece` for the piece ``name``.
+
+        :raises OSError: when it cannot be read.
+        """
+        return (self.root / f"{name}{PIECE_SUFFIX}").read_bytes()
 
     def find(self, path: str, sha256: str) -> InputRows | None:
         """The rows of the input ``path`` with this SHA-256 in a committed part, or ``None``."""
@@ -453,6 +541,36 @@ class _RowSource:
     def close(self) -> None:
         self.cached = None
         self.pf.close()
+
+
+class _PartSource:
+    """Row ranges of one part's file (:class:`PartWriter`), asked for in order: each record batch is
+    read once (a range before the last one read starts the file again)."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = pa.memory_map(str(path))
+        self.reader = pa.ipc.open_file(self.file)
+        self.index = -1  # the batch read last, and the row it starts at
+        self.start = 0
+        self.batch: pa.RecordBatch | None = None
+
+    def rows(self, start: int, count: int) -> Iterator[pa.Table]:
+        end = start + count
+        if self.batch is None or start < self.start:
+            self.index, self.start, self.batch = 0, 0, self.reader.get_batch(0)
+        while start < end:
+            stop = self.start + self.batch.num_rows
+            if start >= stop:
+                self.index += 1
+                self.start, self.batch = stop, self.reader.get_batch(self.index)
+                continue
+            hi = min(end, stop)
+            yield pa.Table.from_batches([self.batch.slice(start - self.start, hi - start)])
+            start = hi
+
+    def close(self) -> None:
+        self.batch = None
+        self.file.close()
 
 
 class _TableWriter:
@@ -539,21 +657,26 @@ def merge(
     tmp = {t: out / f".{t}.parquet.tmp" for t in SCHEMAS}
     for t in ROW_TABLES:
         writer = _TableWriter(tmp[t], SCHEMAS[t].with_metadata(meta), row_group_rows, DICTIONARY_COLUMNS[t])
-        sources: dict[str, _RowSource] = {}
+        sources: dict[str, _RowSource | _PartSource] = {}
         try:
             base = 0
             for d in order:
                 if d.source is not None and d.rows is not None:
-                    start, count = d.rows[t]
-                    if count:
-                        src = sources.get(d.source)
-                        if src is None:
-                            for name in [n for n in sources if n != _OLD]:
-                                sources.pop(name).close()  # parts are read in order: one open at a time
-                            path = out / f"{t}.parquet" if d.source == _OLD else work / f"{d.source}.{t}.parquet"
-                            src = sources[d.source] = _RowSource(path)
-                        for chunk in src.rows(start, count):
-                            writer.write(_shift(chunk, base - d.board_lo))
+                    at = base  # the board_id of the piece's first board
+                    for source, board_lo, rows in d.segments():
+                        start, count = rows[t]
+                        if count:
+                            src = sources.get(source)
+                            if src is None:
+                                for name in [n for n in sources if n != _OLD]:
+                                    sources.pop(name).close()  # parts are read in order: one open at a time
+                                if source == _OLD:
+                                    src = sources[source] = _RowSource(out / f"{t}.parquet")
+                                else:
+                                    src = sources[source] = _PartSource(part_file(work, source, t))
+                            for chunk in src.rows(start, count):
+                                writer.write(_shift(chunk, at - board_lo))
+                        at += rows["boards"][1]
                     base += d.rows["boards"][1]
                 elif t == "diagnostics" and d.diagnostics:
                     buf = TableBuffers()

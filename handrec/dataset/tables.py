@@ -29,8 +29,11 @@ from typing import Any
 import pyarrow as pa
 
 from handrec import __version__
+from handrec.dataset.play_rows import PlayRows
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
+from handrec.events.games import deal_text
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
+from handrec.rules.board import check_deal
 from handrec.rules.play import Trick
 from handrec.rules.validator import Analysis, analyse
 
@@ -308,6 +311,33 @@ def _deal_str(d: Deal) -> str:
     return "N:" + " ".join(hands)
 
 
+#: The HCP of a suit's jack, queen, king and ace by their four bits (the top ones of its 13-bit mask).
+_HCP4 = tuple((n & 1) + 2 * (n >> 1 & 1) + 3 * (n >> 2 & 1) + 4 * (n >> 3 & 1) for n in range(16))
+
+
+def _deal_facts(deal: Deal | None) -> tuple[str | None, list[int | None]]:
+    """The ``deal`` column (``str(deal)``) and each seat's HCP (``None`` for a hand not given).
+
+    A full deal of 52 distinct cards takes both from the card masks that
+    :func:`~handrec.rules.board.check_deal` keeps for the deal it checked last (the replay's).
+    """
+    if deal is None:
+        return None, [None] * 4
+    if type(deal) is Deal and len(deal.hands) == 4 and None not in deal.hands:
+        dc = check_deal(deal, required=False)
+        if dc.cards_per_hand == 13 and not dc.faults:
+            h = _HCP4
+            return deal_text(deal), [
+                h[m >> 9 & 15] + h[m >> 22 & 15] + h[m >> 35 & 15] + h[m >> 48 & 15]  # type: ignore[operator]
+                for m in dc.masks
+            ]
+    hcp: list[int | None] = [None] * 4
+    for seat in Seat:
+        hand = deal[seat]
+        hcp[seat] = None if hand is None else (_hand_hcp(hand) if type(hand) is Hand else hand.hcp)
+    return _deal_str(deal), hcp
+
+
 def board_row(board_id: int, a: Analysis) -> dict[str, Any]:
     """The ``boards`` row of one analysed board (see :data:`SCHEMAS`).
 
@@ -327,12 +357,8 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
     b = a.board
     r = a.replay
     c = r.contract
-    hcp: list[int | None] = [None] * 4
     deal = b.deal
-    if deal is not None:
-        for seat in Seat:
-            h = deal[seat]
-            hcp[seat] = None if h is None else (_hand_hcp(h) if type(h) is Hand else h.hcp)
+    deal_text, hcp = _deal_facts(deal)
     lead = None
     tricks = r.tricks
     played = 0
@@ -385,7 +411,7 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         "west": _blank(tag("West")),
         "dealer": _s(b.dealer),
         "vulnerable": _s(b.vulnerable),
-        "deal": None if deal is None else _deal_str(deal),
+        "deal": deal_text,
         "hcp_n": hcp[0],
         "hcp_e": hcp[1],
         "hcp_s": hcp[2],
@@ -433,6 +459,11 @@ class TableBuffers:
         }
         self.next_board_id = 0
         self.pending_boards = 0
+        self._plays = PlayRows(SCHEMAS["plays"])  # the plays kept compact (handrec.dataset.play_rows)
+
+    def pending(self, table: str) -> int:
+        """The rows of ``table`` buffered (not yet taken)."""
+        return self._plays.rows if table == "plays" else len(self.rows[table]["source_file"])
 
     def _append(self, table: str, row: dict[str, Any]) -> None:
         cols = self.rows[table]
@@ -507,28 +538,7 @@ class TableBuffers:
                 cols["value"].extend(row)
 
     def _add_plays(self, bid: int, path: str, tricks: tuple[Trick, ...]) -> None:
-        cards = [c for t in tricks for c in t.cards]
-        n = len(cards)
-        texts = list(map(_CARD_STR.get, map(id, cards)))  # None: no card, or not a canonical one
-        if None in texts:
-            texts = [_s(c) if x is None else x for c, x in zip(cards, texts)]
-        if all(type(t.leader) is Seat and len(t.cards) <= 4 for t in tricks):
-            positions = [p for t in tricks for p in _POSITIONS[len(t.cards)]]
-            seats = [s for t in tricks for s in _SEATS_FROM[t.leader][: len(t.cards)]]
-        else:
-            positions = [p + 1 for t in tricks for p in range(len(t.cards))]
-            seats = [str(t.leader.offset(p)) for t in tricks for p in range(len(t.cards))]
-        numbers = [t.number for t in tricks for _ in t.cards]
-        winners = [_SEAT_STR[w] if type(w) is Seat else _s(w) for t in tricks for w in [t.winner] * len(t.cards)]
-        cols = self.rows["plays"]
-        cols["board_id"].extend([bid] * n)
-        cols["source_file"].extend([path] * n)
-        cols["card_index"].extend(range(n))
-        cols["trick"].extend(numbers)
-        cols["position"].extend(positions)
-        cols["seat"].extend(seats)
-        cols["card"].extend(texts)
-        cols["winner"].extend(winners)
+        self._plays.add(bid, path, tricks)
 
     def add_diagnostic(self, d: Diagnostic, board_id: int | None) -> None:
         """Append one diagnostic row."""
@@ -577,6 +587,8 @@ class TableBuffers:
 
     def take(self, table: str) -> pa.RecordBatch:
         """The buffered rows of ``table`` as a RecordBatch; the buffer is cleared."""
+        if table == "plays":
+            return self._plays.take()
         cols = self.rows[table]
         schema = SCHEMAS[table]
         batch = pa.RecordBatch.from_arrays([pa.array(cols[f.name], type=f.type) for f in schema], schema=schema)

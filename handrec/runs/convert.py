@@ -17,9 +17,13 @@ memory stays about ``jobs x batch_boards`` boards whatever the size of the
 archive (plus, in the parent, a record of a few hundred bytes per input:
 path, hash, counts, row ranges).  A tar member too big to hand to a worker (over
 :attr:`handrec.inputs.entries.Limits.inline_bytes`) is read in the parent, from the
-archive stream.  A single big file is one task (it is not split: PBN tag
-inheritance runs across its games).  When every input is done the parent
-merges the parts into the final tables (:func:`handrec.dataset.store.merge`).
+archive stream.  With ``jobs`` over 1 a big plain PBN or LIN file is read in
+parts, one task each, cut as ``handrec validate --jobs`` cuts it
+(:mod:`handrec.runs.parts`: a PBN file holding ``"#``, whose ``#`` tags inherit
+the previous game's values, is not cut), and put together again in the parent
+(:mod:`handrec.runs.convert_parts`): the rows are those of one task reading the
+whole file.  When every input is done the parent merges the parts into the
+final tables (:func:`handrec.dataset.store.merge`).
 
 **Claimed figures.**  Besides each board's own faults, an input's claimed
 event figures (ScoreMP, ScorePercentage, ScoreIMP, ScoreTable, TotalScoreTable
@@ -67,6 +71,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from handrec.dataset.lock import DatasetLock
 from handrec.dataset.store import (
     ROW_GROUP_ROWS,
     ROW_TABLES,
@@ -78,15 +83,29 @@ from handrec.dataset.store import (
     refuse_foreign_tables,
 )
 from handrec.dataset.tables import TableBuffers
-from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity, make
-from handrec.events.checks import check_event, check_pairs
-from handrec.events.games import GameRecord, record
+from handrec.diagnostics import Diagnostic, Severity
+from handrec.events.games import record
 from handrec.formats.dispatch import read_input
 from handrec.inputs.entries import iter_entries, total_bytes
 from handrec.inputs.limits import DEFAULT_LIMITS, Limits
 from handrec.inputs.sources import Input, close_archives
 from handrec.inputs.status import entry_status
-from handrec.rules.validator import analyse
+from handrec.model import Board
+from handrec.rules.replay import Replay
+from handrec.runs import parts
+from handrec.runs.convert_parts import (
+    EventRecords,
+    Parted,
+    PieceJob,
+    PieceResult,
+    counts,
+    dd_rows,
+    dump_piece,
+    failure_diagnostic,
+    load_piece,
+    read_rows,
+    run_piece,
+)
 from handrec.runs.pool import run_stoppable, stop_pool
 from handrec.runs.pool import start_pool as _executor  # the pool validate --jobs uses too
 
@@ -99,7 +118,6 @@ __all__ = [
     "CHECK_BOARDS_WITH_CLAIMS",
 ]
 
-_MAX_TASK_INPUTS = 256
 #: Boards of one input recorded for its claimed-figure checks while none of them has a claim.
 CHECK_BOARDS = 20_000
 #: Boards of one input recorded for its claimed-figure checks when it has claims.
@@ -120,7 +138,8 @@ class ConvertSummary:
     written.  ``written``: False when no input was read (none found, or none
     readable) and ``out_dir`` already held a dataset, which is then left as it
     was (a mistyped or empty path never empties a dataset).  ``diagnostics``: the file-level faults found in this run (F001,
-    F002, F004, F008-F010...).  ``discarded_work``: a leftover work folder was
+    F002, F004, F008-F010...), and each board's F016 (over the board size limit: not read),
+    in input order.  ``discarded_work``: a leftover work folder was
     thrown away (no ``resume``).
     """
 
@@ -202,7 +221,7 @@ def _run_job(job: _Job) -> _JobResult:
     buf = TableBuffers()
 
     def rows(t: str) -> int:
-        return part.rows[t] + len(buf.rows[t]["source_file"])
+        return part.rows[t] + buf.pending(t)
 
     def flush() -> None:
         for t in ROW_TABLES:
@@ -210,11 +229,7 @@ def _run_job(job: _Job) -> _JobResult:
 
     done: list[InputRows] = []
     diagnostics: list[Diagnostic] = []
-    dd = None
-    if job.dd is not None:
-        from handrec.dd.rows import DDRows
-
-        dd = DDRows(job.dd[0], margin=job.dd[1], leads=job.dd[2])
+    dd = dd_rows(job.dd)
     with part:
         for inp in job.inputs:
             shas = job.known.get(inp.path)
@@ -225,62 +240,21 @@ def _run_job(job: _Job) -> _JobResult:
                     continue
             start = {t: rows(t) for t in ROW_TABLES}
             lo = buf.next_board_id
-            n = e = w = 0
-            recs: list[GameRecord] | None = []  # for the claimed figures (see the module doc)
-            claims = False
-            unchecked = 0  # the record limit, once passed
-            boards = read_input(inp)
-            failure: Exception | None = None
-            while True:
-                try:
-                    board = next(boards)
-                except StopIteration:
-                    break
-                except Exception as ex:  # a bug in handrec, not an input fault: F015, the input ends here
-                    failure = ex
-                    break
-                n += 1  # read: in the output, or (a failure) in the F015
-                try:
-                    a = analyse(board)
-                except Exception as ex:
-                    failure = ex
-                    break
-                for a_, dd_row in dd.push(a) if dd is not None else ((a, None),):
-                    buf.add(a_, dd_row)
-                    e += a_.errors
-                    w += a_.warnings
-                if recs is not None or not claims:  # past the limit: only look for a first claim
-                    r = record(board, a.replay)
-                    claims = claims or bool(r.claims or r.tables)
-                    if recs is not None:
-                        recs.append(r)
-                        limit = CHECK_BOARDS_WITH_CLAIMS if claims else CHECK_BOARDS
-                        if n >= limit:
-                            recs, unchecked = None, limit
-                if buf.pending_boards >= job.batch_boards:
-                    flush()
-            for a_, dd_row in dd.drain() if dd is not None else ():  # the input's last boards
-                buf.add(a_, dd_row)
-                e += a_.errors
-                w += a_.warnings
+            events = EventRecords(CHECK_BOARDS, CHECK_BOARDS_WITH_CLAIMS)  # for the claimed figures (module doc)
+
+            def keep(n: int, board: Board, rep: Replay, events: EventRecords = events) -> None:
+                if events.wanted:  # past the limit: only look for a first claim
+                    events.add(n, record(board, rep))
+
+            n, e, w, failure, big = read_rows(read_input(inp), buf, flush, job.batch_boards, dd, keep)
+            diagnostics.extend(big)
             if failure is not None:  # as validate reports it (the boards before it are kept)
-                inp.diagnostics.append(
-                    make("F015", None, None, path=inp.path, error=f"{type(failure).__name__}: {failure}")
-                )
-                recs = None
-            if recs:
-                for d in check_event(recs) if claims else check_pairs(recs):
-                    bid = lo + d.board if d.board is not None and 0 <= d.board < n else None
-                    buf.add_diagnostic(d, bid)
-                    e += d.severity is Severity.ERROR
-                    w += d.severity is Severity.WARNING and d.code not in STRICT_CODES  # as validate counts
-            recs = None
-            if unchecked and claims:  # said, not dropped silently
-                buf.add_diagnostic(make("S610", None, None, path=inp.path, limit=unchecked), None)
+                inp.diagnostics.append(failure_diagnostic(inp.path, failure))
+                events.recs = None
+            e, w = (x + y for x, y in zip((e, w), events.finish(inp.path, n, buf, lo)))
             for d in inp.diagnostics:
                 buf.add_diagnostic(d, None)
-                e += d.severity is Severity.ERROR
-                w += d.severity is Severity.WARNING and d.code not in STRICT_CODES  # as validate counts
+                e, w = e + counts(d)[0], w + counts(d)[1]
             span = {t: (start[t], rows(t) - start[t]) for t in ROW_TABLES}
             nbytes = inp.nbytes if inp.sha256 else None
             done.append(InputRows(inp.path, inp.format, _status(inp), n, e, w, inp.sha256, nbytes, job.part, lo, span))
@@ -339,35 +313,35 @@ def _done_future(value: _JobResult) -> Future[_JobResult]:
 # =========================================================================================
 
 
-def _tasks(entries: Iterable[Input | Diagnostic], task_bytes: int) -> Iterator[list[Input] | Diagnostic | tuple[Input]]:
-    """Group consecutive inputs into tasks of about ``task_bytes``.
-
-    Yields a list (a task for a worker), a diagnostic (an entry not read),
-    or a 1-tuple (an input to read in this process: it holds an open
-    archive stream, read before the next entry is listed).  Paths seen
-    before are dropped.
-    """
-    group: list[Input] = []
-    size = 0
+def _unique(entries: Iterable[Input | Diagnostic]) -> Iterator[Input | Diagnostic]:
+    """The entries, those of a path seen before dropped."""
     seen: set[str] = set()
     for e in entries:
-        if e.path in seen:
-            continue
-        seen.add(e.path)
-        if isinstance(e, Input) and e.picklable:
-            cost = max(e.size, 1)
-            if group and (size + cost > task_bytes or len(group) >= _MAX_TASK_INPUTS):
-                yield group
-                group, size = [], 0
-            group.append(e)
-            size += cost
-            continue
-        if group:
-            yield group
-            group, size = [], 0
-        yield (e,) if isinstance(e, Input) else e
-    if group:
-        yield group
+        if e.path not in seen:
+            seen.add(e.path)
+            yield e
+
+
+def _whole(inp: Input) -> None:
+    """No input is split (``jobs`` 1: one process reads them all)."""
+    return None
+
+
+@dataclass
+class _Piece:
+    """A task that reads one part of a file: the file's :class:`~handrec.runs.convert_parts.Parted`,
+    its key in the work folder (path, SHA-256, part; ``None``: not recorded), its share of the
+    file's bytes (progress), and whether it was taken from the work folder (``loaded``)."""
+
+    parted: Parted
+    resume_key: tuple[str, str, tuple[int, int]] | None
+    share: int
+    loaded: bool
+
+
+#: A task in flight: its inputs (``None`` for an entry not read), its part, its result, and for
+#: one part of a file, what :class:`_Piece` says.
+_Pending = tuple[list[Input] | None, str | None, Future[Any], _Piece | None]
 
 
 def convert(
@@ -391,6 +365,9 @@ def convert(
     dd_margin: int | None = None,
     dd_cache: str | os.PathLike[str] | None = None,
     dd_progress: Callable[[int, int], None] | None = None,
+    wait: bool = False,
+    on_wait: Callable[[], None] | None = None,
+    part_bytes: int | None = None,
 ) -> ConvertSummary:
     """Read every PBN/LIN input under ``paths`` and write the Parquet dataset to ``out_dir``.
 
@@ -400,7 +377,9 @@ def convert(
     ``force``: re-read inputs unchanged since the dataset in ``out_dir``
     was written; ``limits``: archive size limits; ``batch_boards``: boards
     a worker buffers before writing (bounds memory); ``task_bytes``: input
-    bytes per task; ``row_group_rows``: rows per Parquet row group.
+    bytes per task; ``row_group_rows``: rows per Parquet row group; ``part_bytes``: with
+    ``jobs`` over 1, a plain PBN or LIN file over this is read in parts of about this size
+    (default :data:`handrec.runs.parts.PART_BYTES`; see :mod:`handrec.runs.parts`).
     ``on_progress`` is called once the workers have started, then after
     each task; ``on_commit(n)`` after the n-th task is committed (tests
     use it to simulate an interruption).  File-level faults land in the
@@ -430,6 +409,13 @@ def convert(
     progress of the deals the ``deals`` table still needs solved.  A dataset
     converted with other ``dd`` options is not reused.
 
+    One conversion per dataset folder: ``out_dir``'s lock
+    (:class:`handrec.dataset.lock.DatasetLock`) is held for the whole run.  When
+    another process holds it, ``wait=False`` raises
+    :class:`~handrec.dataset.lock.DatasetBusy` at once (nothing read or written);
+    ``wait=True`` waits for it, calling ``on_wait()`` once before it blocks
+    (``handrec convert --wait`` prints its message there).
+
     :raises OSError: when ``out_dir`` cannot be created or written; :class:`FileExistsError`
         when it holds a Parquet file of a table name that handrec did not write (never overwritten).
     :raises ValueError: when ``jobs`` is below 1 or ``engine`` is unknown.
@@ -449,6 +435,38 @@ def convert(
     out = Path(out_dir)
     dd = dd or dd_leads
     dd_mode = "" if not dd else f"{'leads' if dd_leads else 'tables'}:{dd_margin or 0}"
+    with DatasetLock(out, wait=wait, on_wait=on_wait):  # one writer per dataset folder
+        return _convert(
+            paths, out, jobs, resume, force, limits, batch_boards, task_bytes, row_group_rows, on_progress,
+            on_commit, engine, scheduler, max_errors, dd, dd_leads, dd_margin, dd_cache, dd_progress, dd_mode,
+            part_bytes,
+        )  # fmt: skip
+
+
+def _convert(
+    paths: list[str | os.PathLike[str]],
+    out: Path,
+    jobs: int,
+    resume: bool,
+    force: bool,
+    limits: Limits,
+    batch_boards: int,
+    task_bytes: int,
+    row_group_rows: int,
+    on_progress: Callable[[ConvertProgress], None] | None,
+    on_commit: Callable[[int], None] | None,
+    engine: str,
+    scheduler: str | None,
+    max_errors: int | None,
+    dd: bool,
+    dd_leads: bool,
+    dd_margin: int | None,
+    dd_cache: str | os.PathLike[str] | None,
+    dd_progress: Callable[[int, int], None] | None,
+    dd_mode: str,
+    part_bytes: int | None,
+) -> ConvertSummary:
+    """:func:`convert`, its arguments checked, with the lock of ``out`` held."""
     refuse_foreign_tables(out)
     client = _dask_client(jobs, scheduler) if engine == "dask" else None  # first: an unreachable one writes nothing
     try:
@@ -529,57 +547,117 @@ def convert(
         k = {i.path: tuple(sorted(known[i.path])) for i in inputs if i.path in known}
         return _Job(part, str(work.root), inputs, k, batch_boards, dd_job)
 
-    def drop(tasks: deque[tuple[list[Input] | None, str | None, Future[_JobResult]]]) -> None:
+    def drop(tasks: deque[_Pending]) -> None:
         """After the stop: the tasks in flight are cancelled (or their results ignored); their inputs not read."""
         while tasks:
-            inputs_, _, fut = tasks.popleft()
+            inputs_, _, fut, _ = tasks.popleft()
             fut.cancel()
             if inputs_ is None:  # an entry not read anyway (a diagnostic)
                 for d in fut.result().done:
                     not_read(d.path, None)
-            else:
+            else:  # (a file read in parts is listed with its first part)
                 for inp in inputs_:
                     not_read(inp.path, inp.format)
+
+    def submit(fn: Callable[[Any], Any], j: Any) -> Future[Any]:
+        if executor is None:
+            return _done_future(fn(j))
+        if client is not None:
+            return executor.submit(fn, j)
+        return executor.submit(run_stoppable, fn, j)  # a task that stop_pool can interrupt
+
+    def take(entry: _Pending) -> None:
+        """Commit a task's result: an input's (whole, or its last piece), or one piece of a file."""
+        nonlocal committed
+        inputs_, part_, fut, piece = entry
+        if piece is None:
+            commit(inputs_, part_, fut.result())
+            return
+        res: PieceResult = fut.result()
+        acc = piece.parted
+        if piece.resume_key is not None and not piece.loaded:
+            work.commit_piece(res.part, *piece.resume_key, dump_piece(res))
+        progress["bytes"] += piece.share
+        if acc.add(res):
+            rows, diags = acc.finish(work.root, f"p{token}-{next(seq):06d}")
+            commit(None, rows.source, _JobResult([rows], diags))
+        else:
+            committed += 1
+            if on_progress is not None:
+                on_progress(ConvertProgress(progress["files"], progress["boards"], progress["bytes"], bytes_total))
+            if on_commit is not None:
+                on_commit(committed)
+
+    def pieces(task: parts._Task) -> Iterator[_Pending]:
+        """The tasks of one part of a file (for its first part, the file is hashed: its earlier rows, or
+        pieces an interrupted run committed, are taken as they are)."""
+        inp = task.inputs[0]
+        if task.index == 0:
+            sha = inp.content_hash()
+            if sha is not None and sha in known.get(inp.path, ()):
+                skip[0] = inp  # its rows exist: its other parts are not read
+                r = _JobResult([InputRows(inp.path, inp.format, "match", 0, 0, 0, sha)], [])
+                yield ([inp], None, _done_future(r), None)
+                return
+            skip[0] = None
+            parted[0] = Parted(inp, task.count, sha, (CHECK_BOARDS, CHECK_BOARDS_WITH_CLAIMS))
+        elif skip[0] is inp:
+            return
+        acc = parted[0]
+        assert acc is not None and acc.inp is inp
+        key = (inp.path, acc.sha256, task.part) if acc.sha256 is not None else None
+        share = inp.size * (task.index + 1) // task.count - inp.size * task.index // task.count
+        name = work.pieces.get((inp.path, acc.sha256, *task.part)) if key is not None else None
+        res = load_piece(work.piece_summary(name)) if name is not None else None
+        first = [inp] if task.index == 0 else []
+        if res is not None:
+            yield (first, None, _done_future(res), _Piece(acc, key, share, True))
+            return
+        last = task.index == task.count - 1
+        j = PieceJob(f"p{token}-{next(seq):06d}", str(work.root), inp, task.part, last, batch_boards, dd_job)
+        yield (first, None, submit(run_piece, j), _Piece(acc, key, share, False))
 
     if client is not None:
         executor: Any = client.get_executor()
     else:
         executor = _executor(jobs) if jobs > 1 else None
-    pending: deque[tuple[list[Input] | None, str | None, Future[_JobResult]]] = deque()
+    pending: deque[_Pending] = deque()
+    skip: list[Input | None] = [None]  # a file split in parts whose rows exist already
+    parted: list[Parted | None] = [None]  # the file whose parts are being read
+    bounds = parts._bounds(jobs, parts.PART_BYTES if part_bytes is None else part_bytes, early=False)
     try:
         if on_progress is not None:
             on_progress(ConvertProgress(0, 0, 0, bytes_total))
-        for task in _tasks(iter_entries(paths, limits), task_bytes):
+        for task in parts._tasks(_unique(iter_entries(paths, limits)), bounds if jobs > 1 else _whole, task_bytes):
             if summary.stopped:  # list the rest, read nothing
-                if isinstance(task, Diagnostic):
-                    not_read(task.path, None)
-                else:
-                    for inp in task:
+                if task.kind == "entry":
+                    not_read(task.entry.path, None)  # type: ignore[union-attr]
+                elif task.kind != "part" or task.index == 0:
+                    for inp in task.inputs:
                         not_read(inp.path, inp.format)
                 continue
-            if isinstance(task, Diagnostic):
-                d = task
+            if task.kind == "entry":
+                d = task.entry
+                assert d is not None
                 status = entry_status([d.code], read=False)
                 e, w = int(d.severity is Severity.ERROR), int(d.severity is Severity.WARNING)
                 r = _JobResult([InputRows(d.path, None, status, 0, e, w, diagnostics=(d,))], [d])
-                pending.append((None, None, _done_future(r)))
+                pending.append((None, None, _done_future(r), None))
+            elif task.kind == "part":
+                pending.extend(pieces(task))
             else:
-                inputs = list(task)
+                inputs = list(task.inputs)
                 j = job(inputs)
-                if executor is None or isinstance(task, tuple):
-                    pending.append((inputs, j.part, _done_future(_run_job(j))))
-                elif client is not None:
-                    pending.append((inputs, j.part, executor.submit(_run_job, j)))
-                else:  # a task that stop_pool can interrupt
-                    pending.append((inputs, j.part, executor.submit(run_stoppable, _run_job, j)))
+                if task.kind == "here":  # read now: the next entry may move its archive stream on
+                    pending.append((inputs, j.part, _done_future(_run_job(j)), None))
+                else:
+                    pending.append((inputs, j.part, submit(_run_job, j), None))
             while pending and (len(pending) > 2 * jobs or pending[0][2].done()):
-                inputs_, part_, fut = pending.popleft()
-                commit(inputs_, part_, fut.result())
+                take(pending.popleft())
                 if summary.stopped:
                     drop(pending)
         while pending:
-            inputs_, part_, fut = pending.popleft()
-            commit(inputs_, part_, fut.result())
+            take(pending.popleft())
             if summary.stopped:
                 drop(pending)
     finally:

@@ -1,4 +1,8 @@
-"""The plan of ``handrec validate`` over a process pool: tasks of whole inputs, and big files split into parts.
+"""The plan of ``handrec validate`` and ``convert`` over a process pool: tasks of whole inputs, and big files in parts.
+
+``handrec convert`` (:func:`handrec.runs.convert.convert`) cuts files where
+validate does (:func:`_part_bounds`, :func:`_tasks`; never early, and not with
+one job) and puts each file's parts together in :mod:`handrec.runs.convert_parts`.
 
 :func:`handrec.runs.validate.validate_paths` asks this module whether a pool is
 worth starting (:func:`_plan`: inputs over :data:`POOL_BYTES` in all), which

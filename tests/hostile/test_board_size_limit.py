@@ -263,3 +263,30 @@ def test_corpus_boards_are_all_counted_at_any_limit(corpus_dir: Path, limit: int
                 seen_big = True
             elif not seen_big:
                 assert b == a, f
+
+
+def test_convert_exits_2_and_echoes_a_board_over_the_limit(tmp_path: Path) -> None:
+    """Issue #22.5: convert, like validate, exits 2 on an F016 and prints it (on stderr, after its summary)."""
+    f = tmp_path / "big.pbn"
+    f.write_text(PBN)
+    out = tmp_path / "ds"
+    r = run("convert", "--max-board-size", "2K", f, "-o", out, "--jobs", "1")
+    assert r.exit_code == 2
+    assert r.stderr.replace(str(f), "{f}").replace(str(out), "{out}").splitlines() == [
+        "1 files, 3 boards, 1 errors, 0 warnings -> {out}",
+        "{f}:29:0: F016 error: board starting at line 29 is larger than the limit of 2048 bytes: not read",
+    ]
+    assert r.stdout == ""
+    assert len(pq.read_table(out / "boards.parquet")) == 3  # the board is still a row, with its F016
+    r = run("convert", "--max-board-size", "4K", f, "-o", tmp_path / "ds4", "--jobs", "1")
+    assert r.exit_code == 0 and "F016" not in r.stderr
+
+
+def test_convert_exits_2_on_a_lin_deal_over_the_limit(tmp_path: Path) -> None:
+    f = tmp_path / "match.lin"
+    f.write_text("\n".join(_vugraph(3000)) + "\n")
+    r = run("convert", "--max-board-size", "2K", f, "-o", tmp_path / "ds", "--jobs", "2", "-q")
+    assert r.exit_code == 2
+    assert r.stderr.replace(str(f), "{f}").splitlines() == [
+        "{f}:7:0: F016 error: board starting at line 7 is larger than the limit of 2048 bytes: not read",
+    ]

@@ -94,3 +94,44 @@ def test_busy_is_an_os_error(tmp_path: Path) -> None:
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_the_library_takes_the_lock_too(tmp_path: Path) -> None:
+    """Issue #22 follow-up: :func:`handrec.runs.convert.convert` itself holds the folder's lock, so a
+    library caller cannot write a folder another convert is writing; ``on_wait`` is called once."""
+    from handrec.runs.convert import convert
+
+    out = tmp_path / "out"
+    holder = _holder(out, 30)
+    try:
+        with pytest.raises(DatasetBusy):
+            convert([SAMPLE], out, jobs=1)
+        assert list(out.iterdir()) == []
+    finally:
+        holder.kill()
+        holder.wait()
+    holder = _holder(out, 1.5)
+    calls = []
+    try:
+        s = convert([SAMPLE], out, jobs=1, wait=True, on_wait=lambda: calls.append(time.monotonic()))
+    finally:
+        holder.wait()
+    assert len(calls) == 1 and s.boards == 32
+    assert (out / "boards.parquet").is_file()
+
+
+def test_a_forked_child_does_not_hold_the_lock(tmp_path: Path) -> None:
+    """The pool's workers are forked while convert holds the lock: they must not keep the folder
+    locked once the holder is gone (a kill -9 of the parent, the workers still ending)."""
+    out = tmp_path / "d"
+    with DatasetLock(out):
+        pid = os.fork()
+        if pid == 0:  # the child: lives on after the parent let go
+            time.sleep(3)
+            os._exit(0)
+    try:
+        with DatasetLock(out):  # free at once, though the child still runs
+            pass
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)

@@ -37,7 +37,7 @@ from handrec.runs.convert import convert
 TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
 ROUNDS = 20
 
-#: Reads "OUT JOBS" lines; for each, forks a conversion of IN into OUT and prints its pid, then "done".
+#: Reads "OUT JOBS [PART_BYTES]" lines; for each, forks a conversion of IN into OUT and prints its pid, then "done".
 _ZYGOTE = r"""
 import io, os, sys
 from handrec.formats.dispatch import read
@@ -47,12 +47,13 @@ for text, fmt in (('[Board "1"]', "pbn"), ("md|1S,S,S,S|", "lin")):
     list(read(io.StringIO(text), format=fmt))  # build the parsers once, before forking
 print("ready", flush=True)
 for line in sys.stdin:
-    out, jobs = line.split()
+    out, jobs, *part = line.split()
+    kw = {"part_bytes": int(part[0])} if part else {}
     pid = os.fork()
     if pid == 0:
         os.setpgid(0, 0)
         try:
-            convert([src], out, jobs=int(jobs), task_bytes=1, batch_boards=2)
+            convert([src], out, jobs=int(jobs), task_bytes=1, batch_boards=2, **kw)
         finally:
             os._exit(0)
     print(pid, flush=True)
@@ -93,8 +94,8 @@ class Zygote:
         )
         assert self.proc.stdout.readline().strip() == "ready"
 
-    def start(self, out: Path, jobs: int) -> int:
-        self.proc.stdin.write(f"{out} {jobs}\n")
+    def start(self, out: Path, jobs: int, part_bytes: int | None = None) -> int:
+        self.proc.stdin.write(f"{out} {jobs}{'' if part_bytes is None else f' {part_bytes}'}\n")
         self.proc.stdin.flush()
         return int(self.proc.stdout.readline())
 
@@ -251,3 +252,45 @@ def test_query_refuses_a_dataset_cut_between_the_renames(
     assert query(out, "select * from boards order by board_id") == query(
         clean, "select * from boards order by board_id"
     )
+
+
+def test_kill_a_conversion_in_parts_then_resume(tmp_path: Path) -> None:
+    """Issue #23.1: one big file read in parts by two workers, killed at random moments: ``--resume``
+    (with the same ``--jobs``, taking the parts committed, or another) gives the rows of a clean run."""
+    from tests.cli.test_validate_jobs import damaged_pbn
+
+    src = tmp_path / "big.pbn"
+    src.write_bytes(damaged_pbn(240, seed=11))
+    clean = tmp_path / "clean"
+    convert([src], clean, jobs=1)
+    want = _tables(clean)
+    part_bytes = src.stat().st_size // 8 + 1  # eight parts, four a worker
+    seed = int(os.environ.get("HANDREC_KILL_SEED", random.randrange(1 << 30)))
+    rng = random.Random(seed)
+    zygote = Zygote(src)
+    rounds = 8
+    try:
+        t0 = time.monotonic()
+        zygote.start(tmp_path / "timing", 2, part_bytes)
+        zygote.wait()
+        full = time.monotonic() - t0
+        assert _same(_tables(tmp_path / "timing"), want)
+        for i in range(rounds):
+            out = tmp_path / f"r{i}"
+            pid = zygote.start(out, 2, part_bytes)
+            delay = full * (i + rng.random()) / rounds
+            time.sleep(delay)
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            zygote.wait()
+            where = f"round {i} (seed {seed}, kill after {delay:.3f}s of ~{full:.3f}s)"
+            convert([src], out, jobs=2 if i % 3 else 1, resume=True, part_bytes=part_bytes)
+            now = _tables(out)
+            assert _same(now, want), where
+            assert now["boards"].column("board_id").to_pylist() == list(range(240)), where
+            assert not (out / WORK_DIR).exists(), where
+            shutil.rmtree(out)
+    finally:
+        zygote.close()

@@ -441,7 +441,7 @@ def test_a_bug_while_analysing_a_board_is_f015_and_the_run_goes_on(
 ) -> None:
     """A failure of handrec itself on one board (not an input fault) ends that input's reading with
     F015, as validate reports it: the boards before it are kept, the other inputs are read."""
-    import handrec.runs.convert as run
+    import handrec.runs.convert_parts as run  # the loop every task runs (whole inputs, and parts of one)
 
     src = tmp_path / "in"
     src.mkdir()
@@ -468,3 +468,9 @@ def test_a_bug_while_analysing_a_board_is_f015_and_the_run_goes_on(
     )
     assert pq.read_table(tmp_path / "ds" / "boards.parquet").num_rows == 7
     assert summary.errors >= 1
+    # a.pbn in parts of about 500 bytes (issue #23.1): the parts after the one that failed are dropped
+    convert([src], tmp_path / "parts", jobs=2, part_bytes=500)
+    for t in ("boards", "calls", "plays", "diagnostics", "files"):
+        assert pq.read_table(tmp_path / "parts" / f"{t}.parquet").equals(
+            pq.read_table(tmp_path / "ds" / f"{t}.parquet")
+        ), t

@@ -1,0 +1,60 @@
+"""The ``plays`` rows kept as codes (:mod:`handrec.dataset.play_rows`, issue #23.2): the same columns as
+one Python list a column, for plays that fit the codes and for those that do not, in their order."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from handrec.dataset.play_rows import PlayRows
+from handrec.dataset.tables import SCHEMAS
+from handrec.model import ALL_CARDS, Card, Seat
+from handrec.rules.play import Trick
+
+N, E, S, W = Seat
+
+
+def _reference(boards: list[tuple[int, str, tuple[Trick, ...]]]) -> list[dict]:
+    """The rows as the list-a-column code wrote them."""
+    out = []
+    for bid, path, tricks in boards:
+        i = 0
+        for t in tricks:
+            for p, c in enumerate(t.cards):
+                out.append(
+                    {
+                        "board_id": bid,
+                        "source_file": path,
+                        "card_index": i,
+                        "trick": t.number,
+                        "position": p + 1,
+                        "seat": str(t.leader.offset(p)),
+                        "card": None if c is None else str(c),
+                        "winner": None if t.winner is None else str(t.winner),
+                    }
+                )
+                i += 1
+    return out
+
+
+def test_codes_and_lists_give_the_rows_in_order() -> None:
+    c = ALL_CARDS
+    full = (Trick(1, W, (c[0], c[13], c[26], c[39]), S), Trick(2, S, (c[51], None, c[1]), None))
+    odd = Card(c[5].suit, c[5].rank)  # equal to a card of ALL_CARDS, but not that instance
+    assert odd == c[5] and odd is not c[5]
+    boards = [
+        (0, "a.pbn", full),
+        (1, "a.pbn", (Trick(1, N, (odd, c[7]), None),)),  # kept as lists
+        (2, "b.lin", (Trick(1, E, (c[9],), None),)),
+        (3, "b.lin", ()),
+        (5, "c.pbn", full),
+    ]
+    rows = PlayRows(SCHEMAS["plays"])
+    for b in boards:
+        rows.add(*b)
+    assert rows.rows == 4 + 3 + 2 + 1 + 7
+    batch = rows.take()
+    assert batch.schema == SCHEMAS["plays"]
+    assert batch.to_pylist() == _reference(boards)
+    assert rows.rows == 0 and rows.take().num_rows == 0
+    rows.add(*boards[1])
+    assert pa.Table.from_batches([rows.take()]).to_pylist() == _reference(boards[1:2])
