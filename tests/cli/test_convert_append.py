@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+import handrec.runs.parts as vp
 from handrec.dataset.store import WORK_DIR
 from handrec.dataset.tables import SCHEMAS
 from handrec.runs.convert import WouldDrop, convert
@@ -207,12 +208,24 @@ def test_mistyped_only_input_writes_nothing(tmp_path: Path, weeks: tuple[Path, P
     assert sorted(p.name for p in club.iterdir()) == sorted(before)
 
 
-def test_append_in_the_library_with_jobs_and_parts(tmp_path: Path, weeks: tuple[Path, Path]) -> None:
+def test_append_in_the_library_with_jobs_and_parts(
+    tmp_path: Path, weeks: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # the API: existing="append" with two workers and week2 read in parts gives the same dataset
     w1, w2 = weeks
     club, both = tmp_path / "club", tmp_path / "both"
     convert([w1], club, jobs=1)
+    seen: list[int | None] = []
+    bounds = vp._part_bounds
+
+    def part_bounds(inp, jobs, part_bytes, first_bytes=None):
+        cut = bounds(inp, jobs, part_bytes, first_bytes)
+        seen.append(None if cut is None else len(cut))
+        return cut
+
+    monkeypatch.setattr(vp, "_part_bounds", part_bounds)
     s = convert([w2], club, jobs=2, part_bytes=4096, existing="append")
+    assert seen == [4]  # week2 read in 4 parts
     assert [(a.path, a.action) for a in s.actions] == [(str(w1), "kept"), (str(w2), "added")]
     assert (s.files, s.kept, s.boards, s.errors, s.statuses) == (2, 1, 32, 2, {"ok": 2})
     convert([w1, w2], both, jobs=1)
