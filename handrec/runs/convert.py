@@ -144,7 +144,9 @@ class ConvertSummary:
     F002, F004, F008-F010...), and each board's F016 (over the board size limit: not read),
     in input order.  ``discarded_work``: a leftover work folder was
     thrown away (no ``resume``).  ``kept``: inputs of the dataset kept as they were, not
-    given again (``existing="append"``); ``actions``: with ``existing="append"``, what was
+    given again (``existing="append"``: in ``files``, ``statuses`` and the totals, not in
+    ``unreadable``, ``skipped``, ``unchanged``, ``not_read``, which count the inputs given);
+    ``actions``: with ``existing="append"``, what was
     done with each input of the dataset written, in its order
     (:class:`handrec.runs.convert_append.Action`).
     """
@@ -182,9 +184,7 @@ class ConvertSummary:
         self.errors += d.errors
         self.warnings += d.warnings
         self.files += d.status in ("ok", "unchanged")
-        for status in ("unchanged", "unreadable", "skipped", "not_read"):
-            setattr(self, status, getattr(self, status) + (d.status == status))
-        self._count(d.status)
+        self._count(d.status)  # (not in ``unreadable`` ...: those are of the inputs given, the exit status's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -725,8 +725,9 @@ def _convert(
             else:
                 executor.shutdown(wait=True, cancel_futures=True)
         close_archives()
-    nothing = summary.files == 0 and summary.boards == 0
-    if existing == "refuse" and held and not nothing:  # (nothing read: nothing written, nothing dropped)
+    # nothing read into a folder holding a dataset: that dataset stays as it was (nothing dropped)
+    nothing = summary.files == 0 and summary.boards == 0 and (out / "files.parquet").exists()
+    if existing == "refuse" and held and not nothing:
         try:
             check_inputs(str(out), held, order)  # after reading: a file gone from a folder given
         except WouldDrop:
@@ -737,8 +738,8 @@ def _convert(
         for d, a in zip(order, summary.actions):
             if a.action == "kept":
                 summary._keep(d)
-    if nothing and (out / "files.parquet").exists():
-        summary.written = False  # nothing read: the dataset there stays as it was
+    if nothing:
+        summary.written = False
     else:
         finish = None
         if dd:

@@ -233,3 +233,30 @@ def test_append_in_the_library_with_jobs_and_parts(
     with pytest.raises(WouldDrop) as e:
         convert([w2], club, existing="refuse")
     assert (e.value.paths, e.value.boards) == ([str(w1)], 8)
+
+
+def test_append_keeps_an_unreadable_input_and_its_error_rows(tmp_path: Path, weeks: tuple[Path, Path]) -> None:
+    # a kept input with no boards, only its F004 row in diagnostics, stays at its place
+    w1, w2 = weeks
+    bad = tmp_path / "bad.pbn"
+    bad.write_bytes(b"garbage\x00\x01")
+    club, both = tmp_path / "club", tmp_path / "both"
+    assert run("convert", bad, w1, "-o", club).exit_code == 2  # F004: exit 2, the dataset written
+    r = run("convert", w2, "-o", club, "--append")
+    assert r.exit_code == 0
+    assert r.stderr.splitlines() == [
+        f"{bad}: kept",
+        f"{w1}: kept",
+        f"{w2}: added",
+        f"3 files (2 ok, 1 unreadable), 32 boards, 3 errors, 0 warnings -> {club}",
+    ]
+    assert run("convert", bad, w1, w2, "-o", both).exit_code == 2
+    _same(club, both)
+    codes = duckdb.sql(
+        f"select source_file, code from '{club / 'diagnostics.parquet'}' where board_id is null"
+    ).fetchall()
+    assert codes == [(str(bad), "F004")]
+    # --force reads week2 again: replaced, the same rows
+    r = run("convert", w2, "-o", club, "--append", "--force")
+    assert r.stderr.splitlines()[2] == f"{w2}: replaced"
+    _same(club, both)
