@@ -30,14 +30,12 @@ event figures (ScoreMP, ScorePercentage, ScoreIMP, ScoreTable, TotalScoreTable
 ...: S603-S609) are checked as ``handrec validate`` checks them
 (:func:`handrec.events.checks.check_event` over the input's boards), and
 land in ``diagnostics`` with the ``board_id`` of the board they are about.
-That needs a small record of every board of the input until its end (about
-600 bytes each), so memory does not grow with one huge input: once an
-input passes :data:`CHECK_BOARDS` boards without any claimed figure, its
-records are dropped and its figures are not checked (an input with claims
-is checked up to :data:`CHECK_BOARDS_WITH_CLAIMS` boards); an input with claims
-that are not checked gets one S610 note in ``diagnostics``.  A pair playing a
-board twice (S612, :func:`handrec.events.checks.check_pairs`) is checked on the
-same records: on inputs without claims, up to :data:`CHECK_BOARDS` boards.
+That needs a small record of every board of the input until its end; the
+records are kept as validate keeps them (:class:`handrec.events.checks.EventChecker`:
+in memory up to 50,000, then on disk, :mod:`handrec.events.spill`), so every input is
+checked whole, whatever its size, with the diagnostics validate reports: the claimed
+figures, and a pair playing a board twice, a fouled or repeated board (S612-S615,
+:func:`handrec.events.checks.check_pairs`) on inputs without claims.
 
 **Stopping early.**  With ``max_errors`` (``handrec convert --max-errors N``,
 ``--fail-fast`` for 1) the conversion stops reading after the input that
@@ -117,14 +115,7 @@ __all__ = [
     "SchedulerError",
     "WouldDrop",
     "convert",
-    "CHECK_BOARDS",
-    "CHECK_BOARDS_WITH_CLAIMS",
 ]
-
-#: Boards of one input recorded for its claimed-figure checks while none of them has a claim.
-CHECK_BOARDS = 20_000
-#: Boards of one input recorded for its claimed-figure checks when it has claims.
-CHECK_BOARDS_WITH_CLAIMS = 200_000
 
 
 @dataclass
@@ -259,17 +250,16 @@ def _run_job(job: _Job) -> _JobResult:
                     continue
             start = {t: rows(t) for t in ROW_TABLES}
             lo = buf.next_board_id
-            events = EventRecords(CHECK_BOARDS, CHECK_BOARDS_WITH_CLAIMS)  # for the claimed figures (module doc)
+            events = EventRecords()  # for the claimed figures (module doc)
 
             def keep(n: int, board: Board, rep: Replay, events: EventRecords = events) -> None:
-                if events.wanted:  # past the limit: only look for a first claim
-                    events.add(n, record(board, rep))
+                events.add(n, record(board, rep))
 
             n, e, w, failure, big = read_rows(read_input(inp), buf, flush, job.batch_boards, dd, keep)
             diagnostics.extend(big)
             if failure is not None:  # as validate reports it (the boards before it are kept)
                 inp.diagnostics.append(failure_diagnostic(inp.path, failure))
-                events.recs = None
+                events.drop()
             e, w = (x + y for x, y in zip((e, w), events.finish(inp.path, n, buf, lo)))
             for d in inp.diagnostics:
                 buf.add_diagnostic(d, None)
@@ -656,7 +646,7 @@ def _convert(
                 yield ([inp], None, _done_future(r), None)
                 return
             skip[0] = None
-            parted[0] = Parted(inp, task.count, sha, (CHECK_BOARDS, CHECK_BOARDS_WITH_CLAIMS))
+            parted[0] = Parted(inp, task.count, sha)
         elif skip[0] is inp:
             return
         acc = parted[0]
