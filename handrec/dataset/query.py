@@ -367,8 +367,14 @@ def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]
             raise QueryError(f"{f}: not a readable Parquet file ({e})") from None
         runs.setdefault(meta.get(b"handrec.run"), []).append(name)
         versions.add(meta.get(b"handrec.schema_version"))
+    if versions != {SCHEMA_VERSION.encode()}:
+        found = ", ".join(sorted(v.decode() if v else "unknown" for v in versions))
+        raise QueryError(
+            f"{shown}: a dataset of schema version {found}, this handrec reads version {SCHEMA_VERSION}: "
+            "run 'handrec convert' again on its inputs to rewrite it"
+        )
     missing = [name for name in SCHEMAS if name not in files]
-    if missing and versions == {SCHEMA_VERSION.encode()}:
+    if missing:
         raise QueryError(
             f"{shown}: incomplete dataset ({', '.join(f'{m}.parquet' for m in missing)} missing), "
             "probably an interrupted 'handrec convert': run it again on the same inputs"
