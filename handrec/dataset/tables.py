@@ -32,7 +32,7 @@ from handrec import __version__
 from handrec.dataset.board_facts import contract_facts, file_figures
 from handrec.dataset.play_rows import PlayRows
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
-from handrec.events.games import deal_text
+from handrec.events.games import deal_text, pair_label
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
 from handrec.rules.board import check_deal
 from handrec.rules.play import Trick
@@ -172,10 +172,19 @@ SCHEMAS: dict[str, pa.Schema] = {
             _col("stage", _str, "The Stage tag (Preliminary, Semifinal...)."),
             _col("home_team", _str, "The HomeTeam tag."),
             _col("visit_team", _str, "The VisitTeam tag."),
+            _col("section", _str, "The Section tag (with Stage, Round and the teams: a teams match)."),
+            _col("round", _str, "The Round tag."),
             _col("north", _str, "North's name (North tag, LIN pn)."),
             _col("east", _str, "East's name."),
             _col("south", _str, "South's name."),
             _col("west", _str, "West's name."),
+            _col(
+                "pair_ns",
+                _str,
+                "North-South's pair as handrec score names it: the PairNS tag, else 'North - South' (one name"
+                " when both seats give it).",
+            ),
+            _col("pair_ew", _str, "East-West's pair: the PairEW tag, else 'East - West'."),
             _col("dealer", _str, "The dealer: N, E, S or W (Dealer tag, LIN md); null when not given."),
             _col("vulnerable", _str, "The vulnerability: None, NS, EW or Both (Vulnerable tag, LIN sv)."),
             _col(
@@ -451,10 +460,14 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         "stage": _blank(tag("Stage")),
         "home_team": _blank(tag("HomeTeam")),
         "visit_team": _blank(tag("VisitTeam")),
+        "section": _blank(tag("Section")),
+        "round": _blank(tag("Round")),
         "north": _blank(tag("North")),
         "east": _blank(tag("East")),
         "south": _blank(tag("South")),
         "west": _blank(tag("West")),
+        "pair_ns": _pair_id(tag("PairNS"), tag("North"), tag("South")),
+        "pair_ew": _pair_id(tag("PairEW"), tag("East"), tag("West")),
         "dealer": _s(b.dealer),
         "vulnerable": _s(b.vulnerable),
         "deal": deal_text,
@@ -488,6 +501,14 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
     row.update(contract_facts(c, result))
     row.update(file_figures(tags, declarer))
     return row
+
+
+def _pair_id(pair: str | None, first: str | None, second: str | None) -> str | None:
+    """A pair's identity as :func:`handrec.events.games.record` gives it (``handrec score``'s
+    rankings): the PairNS / PairEW tag (PBN 2.1 §4.3.2), else :func:`~handrec.events.games.pair_label`
+    of the two names."""
+    own = pair_label(pair, pair)  # the tag cleaned as record cleans it
+    return own if own is not None else pair_label(first, second)
 
 
 def _blank(v: str | None) -> str | None:
