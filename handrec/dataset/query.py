@@ -267,11 +267,12 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
     """An in-memory DuckDB connection with views over the dataset in ``dataset``.
 
     Views: ``boards``, ``calls``, ``plays``, ``diagnostics``, ``files`` (the
-    Parquet tables), ``travellers`` (every scored game with matchpoints on
-    both scales, percentages and IMPs against the board's average, per
-    session: Event and Date) and ``rankings`` (pairs by matchpoint percentage
-    per session and direction; teams sessions, scored by ``handrec score`` with
-    teams IMPs, left out).
+    Parquet tables), ``travellers`` (every scored game with its session's
+    ``method`` as ``handrec score`` gives it, matchpoints on both scales,
+    percentages, and IMPs by Butler, cross-IMPs or teams) and ``rankings``
+    (each session ranked by its method: pairs by percentage or total IMPs,
+    teams by net IMPs; :mod:`handrec.dataset.score_views`).  It refuses a
+    dataset of another schema version (run ``handrec convert`` again).
 
     SQL functions: ``bridge_score(contract, declarer, vulnerable, tricks)``
     gives North-South's duplicate score (contract as in PBN, e.g. ``4SX``;
@@ -279,8 +280,9 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
     ``imps(difference)`` the signed IMPs of a score difference
     (bridge-rules.md §4, §8.1).
 
-    :raises QueryError: when ``dataset`` holds no ``boards.parquet``, or
-        tables written by different conversions (an interrupted rename).
+    :raises QueryError: when ``dataset`` holds no ``boards.parquet``, tables of
+        another schema version, or tables written by different conversions (an
+        interrupted rename).
     """
     root = Path(dataset).resolve()
     files = _check_dataset(root, dataset)
