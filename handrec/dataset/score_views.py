@@ -293,7 +293,7 @@ TRAVELLERS_COLUMNS: dict[str, str] = {
 #: apart; a pair whose boards all had a top of 0 is listed unranked (rank null).  Teams
 #: (:func:`handrec.events.teams.score_teams`, direction ``teams``): by net IMPs, the home team
 #: (``Home`` without a HomeTeam tag) N-S in the Open room.
-RANKINGS_SQL = """
+RANKINGS_SQL = f"""
 CREATE VIEW rankings AS
 WITH per_pair AS (
     -- every scored game of a pairs session, a N-S and an E-W row (pair NULL: a name unknown)
@@ -331,8 +331,8 @@ WITH per_pair AS (
     -- IMPs, and the visiting team's
     SELECT session AS event, event_name, session_date, t.team, t.v
     FROM travellers CROSS JOIN LATERAL (
-        VALUES (coalesce(nullif(trim(home_team), ''), 'Home'), imp_ns),
-               (coalesce(nullif(trim(visit_team), ''), 'Visit'), -imp_ns)
+        VALUES (coalesce(nullif({_clean_sql("home_team")}, ''), 'Home'), imp_ns),
+               (coalesce(nullif({_clean_sql("visit_team")}, ''), 'Visit'), -imp_ns)
     ) AS t(team, v)
     WHERE method = 'imp' AND room_key = 'Open' AND imp_ns IS NOT NULL
 ), team_totals AS (

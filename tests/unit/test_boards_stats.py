@@ -192,3 +192,30 @@ def test_query_refuses_an_older_dataset(tmp_path: Path, sample_ds: Path) -> None
         "run 'handrec convert' again on its inputs to rewrite it"
     )
     assert "\n" not in str(e.value)
+
+
+def test_query_command_refuses_an_older_dataset_in_one_line(tmp_path: Path, sample_ds: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    old = tmp_path / "old"
+    old.mkdir()
+    for f in sample_ds.glob("*.parquet"):
+        t = pq.read_table(f)
+        pq.write_table(
+            t.replace_schema_metadata({**(t.schema.metadata or {}), b"handrec.schema_version": b"5"}), old / f.name
+        )
+    root = Path(__file__).resolve().parents[2]
+    p = subprocess.run(
+        [sys.executable, "-m", "handrec.cli", "query", str(old), "select count(*) from boards"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert p.stdout == ""
+    assert p.stderr.splitlines() == [
+        f"handrec: {old}: a dataset of schema version 5, this handrec reads version 7: "
+        "run 'handrec convert' again on its inputs to rewrite it"
+    ]
+    assert p.returncode == 2
