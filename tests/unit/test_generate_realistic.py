@@ -77,3 +77,20 @@ def test_realistic_proportions() -> None:
     assert 0.003 <= c["d2"] / 3000 <= 0.02
     assert 0.03 <= c["comment"] / 3000 <= 0.08
     assert 0.3 <= c["claim"] / c["played"] <= 0.5
+
+
+@pytest.mark.parametrize("suffixes", [True, False])
+def test_realistic_boards_read_back_as_written(suffixes: bool) -> None:
+    import io
+
+    from handrec.formats.pbn.reader import parse_pbn_text
+    from handrec.formats.pbn.writer import dump, normalise
+
+    boards = list(generate_boards(120, 4, realistic=True))
+    buf = io.StringIO()
+    dump(boards, buf, suffixes=suffixes)
+    back = parse_pbn_text(buf.getvalue(), "rt.pbn")
+    assert len(back) == 120
+    for a, b in zip(boards, back):
+        assert b.diagnostics == ()
+        assert b == normalise(a), a.number
