@@ -106,6 +106,18 @@ _AUCTIONS = [
     ("N", "1C $06 1D $0", ""),
     ("N", "1N ! 3NT", ""),
     ("N", "1C {a comment} ! 1D =1= {another}", '[Note "1:x"]'),
+    ("N", "AP", ""),
+    ("N", "*", ""),
+    ("N", "+", ""),
+    ("N", "Pass Pass AP +", ""),
+    ("N", "1C =1= AP *", '[Note "1:x"]'),
+    ("N", "1C Pass Pass Pass AP", ""),
+    ("N", "1C ap", ""),
+    ("N", "1C AP !", ""),
+    ("N", "1C * AP", ""),
+    ("N", "1C AP AP", ""),
+    ("N", "1C * *", ""),
+    ("N", "1C 1D +", ""),
 ]
 
 
@@ -116,6 +128,16 @@ def test_auction_pieces_read_as_the_general_code(
     data = _GAME.format(seat=seat, calls=calls, notes=notes).encode()
     fast, slow = _both(data, "a.pbn", monkeypatch)
     _assert_same(fast, slow)
+
+
+def test_ap_and_end_markers_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    taken: list[bool] = []
+    real = auction_section._fast_calls
+    monkeypatch.setattr(auction_section, "_fast_calls", lambda *a: taken.append(real(*a) is not None) or real(*a))
+    (b, *_), _ = _read(_GAME.format(seat="N", calls="1C ! 1S AP *", notes="").encode(), "ap")
+    assert taken == [True]
+    assert [str(c) for c in b.auction.calls] == ["1C", "1S", "Pass", "Pass", "Pass"]
+    assert b.auction.ended == "*" and b.auction.calls[0].nags == (1,)
 
 
 def test_glued_annotations_keep_their_calls() -> None:
@@ -129,3 +151,22 @@ def test_glued_annotations_keep_their_calls() -> None:
     ]
     assert [(s.line, s.column) for s in spans] == [(4, 1), (4, 5), (4, 11)]
     assert diags == []
+
+
+_TOKENS = ["1C", "1D", "2H", "3NT", "Pass", "pass", "X", "XX", "x", "P", "4N", "!", "?", "!!", "?!", "$1", "$6"]
+_TOKENS += ["$7", "$13", "=1=", "=2=", "=3=", "AP", "ap", "*", "+", "-", "^I", "^S", "4H*", "{c}", "1C!", "2S=1="]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_auctions_read_as_the_general_code(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    rng = random.Random(seed)
+    games = []
+    for i in range(60):
+        calls = " ".join(rng.choice(_TOKENS) for _ in range(rng.randint(1, 12)))
+        notes = "\n".join(f'[Note "{k}:n{k}"]' for k in (1, 2) if rng.random() < 0.6)
+        game = _GAME.format(seat=rng.choice("NNNE"), calls=calls, notes=notes)
+        games.append(game.replace('[Board "1"]', f'[Board "{i + 1}"]'))
+    fast, slow = _both("\n".join(games).encode(), "rand.pbn", monkeypatch)
+    _assert_same(fast, slow)

@@ -93,7 +93,7 @@ def _auction(
         # references to the section's Notes (real files' alerts): what the general code gives
         if dealer is not None and seat is not dealer:
             issues.append(("T106", seat_tag.span, {"value": str(seat), "dealer": str(dealer)}))
-        return Auction(seat, fast, None, seat_tag.span, notes[1])
+        return Auction(seat, fast, _fast_end(elements), seat_tag.span, notes[1])
     calls: list[list[Any]] = []  # [base Call, nags, note, span, alert, irregular, suffixes]
     lookup = notes[0]
     found: list[Note] = []  # Notes read from the identification section (_read_misplaced)
@@ -294,7 +294,15 @@ def _fast_calls(elements: list[tuple[str, Span]], lookup: dict[int, str]) -> tup
     gives a diagnostic there: an annotation before the first call, a reference to a Note the
     section lacks (``lookup``), a second reference or suffix on one call.  The calls are
     those :func:`_auction` builds: a call without annotation shared through
-    :data:`_CALL_OBJS`, an annotated one with its note's text and its NAGs in order."""
+    :data:`_CALL_OBJS`, an annotated one with its note's text and its NAGs in order.  A last
+    ``AP`` gives the passes that end the auction, and an end marker ``*`` or ``+`` after
+    everything else ends it (:func:`_fast_end`)."""
+    ap: Span | None = None  # the span of a last "AP" (after it, at most an end marker)
+    if elements[-1][0] in ("*", "+"):
+        elements = elements[:-1]
+    if elements and elements[-1][0].upper() == "AP":
+        ap = elements[-1][1]
+        elements = elements[:-1]
     codes = _STANDARD_CODES
     get_pieces = _ELEMENT_PIECES.get
     get_shared = _CALL_OBJS.get
@@ -331,11 +339,29 @@ def _fast_calls(elements: list[tuple[str, Span]], lookup: dict[int, str]) -> tup
                 return None  # a second reference (T128), or one without its Note (T107, T128)
             else:
                 got[1] = value
+    if ap is not None:  # the passes that end the auction (PBN 2.1 §3.5), all at the AP
+        trailing = 0
+        for c in reversed(built):
+            if c.kind is not CallKind.PASS:
+                break
+            trailing += 1
+        need = 4 - trailing if trailing == len(built) else 3 - trailing
+        if need > 0:
+            code = _STANDARD_CODES["Pass"]
+            call = get_shared((code, ap.line, ap.column))
+            built.extend([_shared_call(code, ap) if call is None else call] * need)
     for i, (nags, note, _) in pending.items():
         c = built[i]
         annotation = None if note is None else lookup.get(note)
         built[i] = Call(c.kind, c.level, c.strain, False, annotation, note, tuple(sorted(nags)), c.span, None)
     return tuple(built)
+
+
+def _fast_end(elements: list[tuple[str, Span]]) -> str | None:
+    """The end marker of an auction read by :func:`_fast_calls`: its last element when that
+    is ``*`` or ``+``, else None."""
+    last = elements[-1][0]
+    return last if last in ("*", "+") else None
 
 
 def _shared_call(code: int, span: Span) -> Call:
