@@ -6,8 +6,9 @@ Run:
     python benchmarks/bench_convert.py --boards 1000000      # 10,000 vs 1,000,000 boards (about 10 minutes)
     python benchmarks/bench_convert.py --layout one-file     # only the single-big-file layout
 
-**Inputs.**  ``--per-file`` generated boards (:mod:`handrec.generate`: full
-deals, auctions, play, results and scores) are written once as PBN and once
+**Inputs.**  ``--per-file`` generated boards (:mod:`handrec.generate` with
+realistic records: full deals, auctions with note references and suffixes,
+comments, claims, passed-out and doubled boards, results and scores) are written once as PBN and once
 as LIN; each layout is then made of them, and cached under ``--cache``
 (default ``$TMPDIR/handrec-bench-convert``) for later runs:
 
@@ -54,14 +55,19 @@ HANDREC = Path(sys.executable).with_name("handrec")
 
 
 def seeds(cache: Path, per_file: int) -> dict[str, Path]:
-    """The PBN and LIN seed files of ``per_file`` boards each (written once)."""
+    """The PBN and LIN seed files of ``per_file`` boards each (written once), realistic records
+    (note references and suffixes, comments, claims, passed-out and doubled boards)."""
     out = {}
     for fmt, dump in (("pbn", pbn_dump), ("lin", lin_dump)):
-        out[fmt] = cache / f"seed-{per_file}.{fmt}"
+        out[fmt] = cache / f"seed-real-{per_file}.{fmt}"
         if not out[fmt].is_file():
             tmp = out[fmt].with_suffix(".tmp")
             with open(tmp, "w", encoding="utf-8", newline="") as f:
-                dump(generate_boards(per_file, seed=7), f)
+                boards = generate_boards(per_file, seed=7, realistic=True)
+                if fmt == "pbn":
+                    dump(boards, f, suffixes=True)
+                else:
+                    dump(boards, f)
             tmp.replace(out[fmt])
     return out
 

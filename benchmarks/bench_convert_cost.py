@@ -5,8 +5,10 @@ Run (one command, prints the table):
     python benchmarks/bench_convert_cost.py                  # 20,000 boards, 5 rounds
     python benchmarks/bench_convert_cost.py --boards 5000 --rounds 3
 
-**Inputs.**  ``--boards`` generated boards (:mod:`handrec.generate`: full deals,
-auctions, play, results and scores), written once as one PBN file and once
+**Inputs.**  ``--boards`` generated boards (:mod:`handrec.generate` with realistic
+records: full deals, auctions with note references and suffixes on about a tenth
+of the calls, comments, claims, passed-out and doubled boards; ``--plain`` for
+plain ones), written once as one PBN file and once
 as a folder of ``--files`` PBN files holding the same boards (cached under
 ``--cache``, default ``$TMPDIR/handrec-bench-cost``).  The big file is over
 ``handrec.runs.parts.PART_BYTES`` from about 8,000 boards, so that
@@ -14,11 +16,12 @@ as a folder of ``--files`` PBN files holding the same boards (cached under
 
 **Tasks.**  The real commands, each in a fresh process, output thrown away:
 ``handrec validate --jobs J`` and ``handrec convert --jobs J -o TMP --quiet``
-for J in 1 and 2, on the file and on the folder.  Each round runs every task
-once, in an order rotated by one each round (a change of load cannot land on
-one task); the table gives the best of the rounds.  CPU time is user + system
-of the command and of the workers it waited for (``os.wait4``); wall time
-from start to exit.
+for J in 1 and 2, on the file and on the folder, interleaved
+(``benchmarks/_interleave.py``: each round runs every task once, in an order
+rotated by one each round, so a change of load cannot land on one task); the
+table gives the best of the rounds.  CPU time is user + system of the command
+and of the workers it waited for (``RUSAGE_CHILDREN``); wall time from start
+to exit.
 
 **Figures.**  ``CPU us/board`` of each task; ``convert/validate CPU``: convert's
 CPU over validate's for the same input and jobs (issue #23's target: at most
@@ -36,24 +39,26 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _interleave import add_rounds_argument, interleave
 
 HANDREC = [sys.executable, "-m", "handrec.cli"]
 
 
-def make_inputs(cache: Path, boards: int, files: int) -> tuple[Path, Path]:
+def make_inputs(cache: Path, boards: int, files: int, realistic: bool = True) -> tuple[Path, Path]:
     """The big file and the folder of ``files`` files, ``boards`` boards each way (written once)."""
     from handrec.formats.pbn.writer import dump
     from handrec.generate import generate_boards
 
-    big = cache / f"big-{boards}.pbn"
-    folder = cache / f"folder-{boards}-{files}"
+    kind = "real" if realistic else "plain"
+    big = cache / f"big-{kind}-{boards}.pbn"
+    folder = cache / f"folder-{kind}-{boards}-{files}"
     if not big.is_file() or not folder.is_dir():
-        all_boards = list(generate_boards(boards, seed=23))
+        all_boards = list(generate_boards(boards, seed=23, realistic=realistic))
         tmp = big.with_suffix(".tmp")
         with open(tmp, "w", encoding="utf-8", newline="") as f:
-            dump(all_boards, f)
+            dump(all_boards, f, suffixes=realistic)
         tmp.replace(big)
         shutil.rmtree(folder, ignore_errors=True)
         part = folder.with_name(folder.name + ".tmp")
@@ -62,36 +67,32 @@ def make_inputs(cache: Path, boards: int, files: int) -> tuple[Path, Path]:
         per = -(-boards // files)
         for i in range(files):
             with open(part / f"session{i:03d}.pbn", "w", encoding="utf-8", newline="") as f:
-                dump(all_boards[i * per : (i + 1) * per], f)
+                dump(all_boards[i * per : (i + 1) * per], f, suffixes=realistic)
         part.rename(folder)
     return big, folder
 
 
-def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(CPU seconds of the command and the workers it waited for, wall seconds)."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen([*HANDREC, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stderr.close()
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(args)}: exit {proc.returncode}: {err.decode()[-2000:]}")
-    return usage.ru_utime + usage.ru_stime, wall
+def run(args: list[str], env: dict[str, str]) -> int:
+    """Run one command to its end; its exit status (0, or 1 for faults found).
+
+    :raises RuntimeError: any other exit status."""
+    done = subprocess.run([*HANDREC, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(args)}: exit {done.returncode}: {done.stderr.decode()[-2000:]}")
+    return done.returncode
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=20_000, help="boards in the file, and in the folder")
     ap.add_argument("--files", type=int, default=20, help="files in the folder")
-    ap.add_argument("--rounds", type=int, default=5, help="rounds (each runs every task once); best of them")
+    add_rounds_argument(ap)
+    ap.add_argument("--plain", action="store_true", help="plain generated records (no alerts, notes, claims...)")
     ap.add_argument("--cache", type=Path, help="where the inputs are kept")
     args = ap.parse_args()
     cache = args.cache or Path(tempfile.gettempdir()) / "handrec-bench-cost"
     cache.mkdir(parents=True, exist_ok=True)
-    big, folder = make_inputs(cache, args.boards, args.files)
+    big, folder = make_inputs(cache, args.boards, args.files, realistic=not args.plain)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[1]), env.get("PYTHONPATH", "")])
     with tempfile.TemporaryDirectory() as tmp:
@@ -101,19 +102,23 @@ def main() -> None:
             for jobs in (1, 2):
                 tasks[(label, "validate", jobs)] = ["validate", "--jobs", str(jobs), str(src)]
                 tasks[(label, "convert", jobs)] = ["convert", "--jobs", str(jobs), "--quiet", "-o", out, str(src)]
-        best: dict[tuple[str, str, int], tuple[float, float]] = {}
         keys = list(tasks)
         load = os.getloadavg()
-        for r in range(args.rounds):
-            for k in keys[r % len(keys) :] + keys[: r % len(keys)]:
-                cpu, wall = run(tasks[k], env)
-                shutil.rmtree(out, ignore_errors=True)
-                b = best.get(k)
-                best[k] = (cpu, wall) if b is None else (min(b[0], cpu), min(b[1], wall))
-            print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+        res = interleave(
+            [(" ".join(map(str, k)), lambda a=tasks[k]: run(a, env)) for k in keys],
+            args.rounds,
+            after=lambda _: shutil.rmtree(out, ignore_errors=True),
+        )
         load = (load, os.getloadavg())
+        for r in res.values():
+            if r.error is not None:
+                raise RuntimeError(f"{r.name}: {r.error}")
+        best = {k: (res[" ".join(map(str, k))].cpu, res[" ".join(map(str, k))].wall) for k in keys}
     n = args.boards
-    print(f"handrec validate and convert, {n:,} generated boards: one file ({big.stat().st_size / 2**20:.1f} MiB) ")
+    kind = "plain" if args.plain else "realistic"
+    print(
+        f"handrec validate and convert, {n:,} generated boards ({kind}): one file ({big.stat().st_size / 2**20:.1f} MiB) "
+    )
     print(f"and a folder of {args.files} files; best of {args.rounds} interleaved rounds; {os.cpu_count()} cores")
     print(f"load average at the start {load[0][0]:.2f}, at the end {load[1][0]:.2f}")
     print()

@@ -5,7 +5,7 @@ two baselines: reading the file and splitting it into lines, and endplay's
 parser (``endplay.parsers.pbn`` / ``endplay.parsers.lin``: parse only, no
 checks; skipped with a note when endplay is not installed).  Run:
 
-    python benchmarks/bench_read.py [--boards 20000] [--repeat 3]
+    python benchmarks/bench_read.py [--boards 20000] [--rounds 5] [--plain]
 
 Rows: ``read + split lines``; ``endplay parse``; ``handrec parse``;
 ``handrec parse + validate`` (every board replayed: deal, auction, play,
@@ -18,16 +18,21 @@ the file split in parts as ``handrec validate --jobs 2`` splits a big file
 half the file, so that it is split: a PBN file in parts of about that size,
 at least two, a LIN file in one part per worker; pool start-up included);
 ``handrec convert-to-arrow`` (parse + validate + the rows of the five
-tables as Arrow record batches, no Parquet writing).  Columns: boards/s (best of
-``--repeat``); ``vs lines``: time relative to reading the lines (lower is
-better); ``vs endplay``: boards/s relative to endplay's parse (higher is
-better; the target for parse + validate is at least 5).  Then real files
-(``--files``, by default a few of ``../shared/corpus`` when it is there):
-parse + full validation in one process against endplay's parse, each file
-read repeatedly for at least half a second.
+tables as Arrow record batches, no Parquet writing).  The tasks are
+interleaved (``benchmarks/_interleave.py``: each round runs every task once,
+in an order rotated by one each round; best of ``--rounds``).  Columns:
+boards/s and CPU µs a board (CPU of this process and of the workers);
+``wall x`` / ``cpu x`` the task's time over reading the lines and over
+endplay's parse (for endplay's the ratio to handrec's rate is its inverse:
+the target for validate is endplay's time at least 5 times handrec's).  Then
+real files (``--files``, by default a few of ``../shared/corpus`` when it is
+there): parse + full validation in one process against endplay's parse, each
+file read repeatedly for at least half a second, the two interleaved.
 
-The input is generated (``handrec.generate``: full deals, auctions, 13
-tricks of play, results and scores) so the run needs nothing else.  handrec
+The input is generated with realistic records (:func:`_interleave.write_generated`:
+full deals, auctions with note references and suffixes on about a tenth of
+the calls, comments, claims, passed-out and doubled boards; ``--plain``: the
+plain records of ``handrec generate --plain``), so the run needs nothing else.  handrec
 reads it as ``handrec validate`` and ``convert`` do: :meth:`handrec.inputs.sources.Input.lines`
 (blocks of 1 MiB read, hashed and decoded, split into lines), then the parser.
 The two-process rows pay for starting their pool in every run: a larger
@@ -39,17 +44,16 @@ from __future__ import annotations
 import argparse
 import io
 import multiprocessing
+import re
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from _interleave import add_rounds_argument, interleave, table, write_generated
+
 from handrec.dataset.tables import TableBuffers
 from handrec.formats.lin.reader import parse_lin
-from handrec.formats.lin.writer import dump as lin_dump
 from handrec.formats.pbn.reader import parse_pbn
-from handrec.formats.pbn.writer import dump as pbn_dump
-from handrec.generate import generate_boards
 from handrec.inputs.sources import FileSource, Input
 from handrec.rules.validator import analyse
 from handrec.runs.parts import PART_BYTES
@@ -57,16 +61,6 @@ from handrec.runs.validate import validate_paths
 
 _PARSERS = {"pbn": parse_pbn, "lin": parse_lin}
 _TABLES = ("boards", "calls", "plays", "diagnostics")
-
-
-def best_of(n: int, fn: Callable[[], int]) -> tuple[float, int, list[float]]:
-    times = []
-    count = 0
-    for _ in range(n):
-        t0 = time.perf_counter()
-        count = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), count, times
 
 
 def _lines(fmt: str, path: str, data: bytes | None = None) -> Iterator[str]:
@@ -96,6 +90,20 @@ def endplay_loader(fmt: str) -> tuple[Callable[[io.TextIOBase], list] | None, st
     return mod.load, ""
 
 
+#: A suffix token (PBN 2.1 §3.7) and a brace comment, with the space before them.
+_SUFFIX_OR_COMMENT = re.compile(r" (?:[!?]{1,2}(?=\s)|\{[^}]*\})")
+
+
+def endplay_copy(path: Path) -> Path:
+    """A copy of a generated PBN file for endplay: the same boards without the suffixes and
+    the comments, which endplay 0.5's PBN parser stops on (``invalid literal for int()``);
+    its note references, Note tags and claims it reads."""
+    out = path.with_name(path.stem + "-endplay.pbn")
+    text = path.read_bytes().decode("utf-8")
+    out.write_bytes(_SUFFIX_OR_COMMENT.sub("", text).encode("utf-8"))
+    return out
+
+
 #: Real files measured after the generated ones when ``../shared/corpus`` is there (or ``--files``):
 #: a dealing program's deals, BridgeComposer hand records with double-dummy tables, travellers.
 _REAL = (
@@ -109,9 +117,9 @@ _REAL = (
 )
 
 
-def real_files(paths: list[Path], seconds: float) -> None:
+def real_files(paths: list[Path], seconds: float, rounds: int) -> None:
     """Parse + validate against endplay's parse on real files, each timed for at least
-    ``seconds`` (small files are read many times)."""
+    ``seconds`` (small files are read many times), the two interleaved."""
     print()
     print("Real files (parse + full validation, one process, against endplay's parse only)")
     print(f"{'file':52} {'boards':>6} {'endplay/s':>10} {'handrec/s':>10} {'vs endplay':>11}")
@@ -126,29 +134,30 @@ def real_files(paths: list[Path], seconds: float) -> None:
         def theirs(data: bytes = data, load=load) -> int:
             return len(load(io.StringIO(data.decode("latin-1"))))  # type: ignore[misc]
 
-        rates = []
-        for fn in (theirs if load is not None else None, ours):
-            if fn is None:
-                rates.append(None)
-                continue
-            try:
-                n = fn()
-                reps = max(1, int(seconds / max(best_of(1, fn)[0], 1e-6)))
-                t, n, _ = best_of(3, lambda fn=fn, reps=reps: sum(fn() for _ in range(reps)))
-                rates.append(n / t)
-            except Exception as e:  # endplay's readers give up on some inputs
-                rates.append(f"{type(e).__name__}")
-        ep, hr = rates
         n_boards = ours()
+        tasks = [("endplay", theirs)] if load is not None else []
+        tasks.append(("handrec", ours))
+        reps = {}
+        for name, fn in tasks:  # how many reads make ``seconds``, from one timed read
+            one = interleave([(name, fn)], 1, progress=False)[name]
+            reps[name] = max(1, int(seconds / max(one.wall, 1e-6))) if one.walls else 1
+        res = interleave(
+            [(name, lambda fn=fn, k=reps[name]: sum(fn() for _ in range(k))) for name, fn in tasks],
+            rounds,
+            progress=False,
+        )
+        rates = {name: r.value / r.wall if r.walls else r.error for name, r in res.items()}  # type: ignore[operator]
+        ep, hr = rates.get("endplay", why), rates["handrec"]
         ratio = f"{hr / ep:10.2f}x" if isinstance(ep, float) and isinstance(hr, float) else ""
-        cells = [f"{r:10.0f}" if isinstance(r, float) else f"{r or why:>10}"[:10] for r in (ep, hr)]
+        cells = [f"{r:10.0f}" if isinstance(r, float) else f"{r:>10}"[:10] for r in (ep, hr)]
         print(f"{p.name[:52]:52} {n_boards:6d} {cells[0]} {cells[1]} {ratio:>11}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=20000)
-    ap.add_argument("--repeat", type=int, default=3)
+    add_rounds_argument(ap)
+    ap.add_argument("--plain", action="store_true", help="plain generated records (no alerts, notes, claims...)")
     ap.add_argument(
         "--files",
         nargs="*",
@@ -157,14 +166,14 @@ def main() -> None:
     )
     args = ap.parse_args()
     print(
-        f"{args.boards} generated boards per file; boards/s best of {args.repeat}; {multiprocessing.cpu_count()} CPUs"
+        f"{args.boards} generated boards per file ({'plain' if args.plain else 'realistic'} records); "
+        f"best of {args.rounds} interleaved rounds; {multiprocessing.cpu_count()} CPUs"
     )
     with tempfile.TemporaryDirectory() as tmp:
         files = {}
-        for fmt, dump in (("pbn", pbn_dump), ("lin", lin_dump)):
+        for fmt in ("pbn", "lin"):
             p = Path(tmp) / f"bench.{fmt}"
-            with open(p, "w", encoding="utf-8", newline="") as f:
-                dump(generate_boards(args.boards, seed=7), f)
+            write_generated(p, args.boards, seed=7, realistic=not args.plain)
             files[fmt] = p
         for fmt, p in files.items():
             parse = _PARSERS[fmt]
@@ -206,7 +215,12 @@ def main() -> None:
             _parse_validate(fmt, str(p), p.read_bytes()[:20000])
             load, why = endplay_loader(fmt)
 
-            def endplay_parse(p: Path = p, load=load) -> int:
+            ep_path = p
+            if fmt == "pbn" and not args.plain:
+                ep_path = endplay_copy(p)
+                notes.append("endplay parse: reads a copy without the suffixes and comments (it cannot read them)")
+
+            def endplay_parse(p: Path = ep_path, load=load) -> int:
                 with open(p, encoding="utf-8") as f:
                     return len(load(f))  # type: ignore[misc]
 
@@ -219,34 +233,25 @@ def main() -> None:
                 ("  same, --jobs 2", validate_jobs2),
                 ("handrec convert-to-arrow", convert),
             ]
-            results: dict[str, tuple[float, list[float]]] = {}
+            tasks = []
             for name, fn in rows:
                 if fn is None:
                     notes.append(f"{name}: skipped, {why}")
-                    continue
-                try:
-                    t, n, times = best_of(args.repeat, fn)
-                except Exception as e:  # endplay's readers give up on some inputs
-                    notes.append(f"{name}: failed, {type(e).__name__}: {e}")
-                    continue
-                if n != args.boards:
-                    notes.append(f"{name}: read {n} boards of {args.boards}")
-                results[name] = (t, times)
-            t_base = results["read + split lines"][0]
-            t_ep = results.get("endplay parse", (None, []))[0]
+                else:
+                    tasks.append((name, fn))
+            results = interleave(tasks, args.rounds)
+            for name, r in results.items():
+                if r.walls and r.value != args.boards:
+                    notes.append(f"{name}: read {r.value} boards of {args.boards}")
             print()
             print(f"{fmt.upper()} ({p.stat().st_size / 1e6:.1f} MB)")
-            print(f"{'task':26} {'boards/s':>9} {'range':>15} {'vs lines':>9} {'vs endplay':>11}")
-            for name, (t, times) in results.items():
-                rng = f"{args.boards / max(times):.0f}-{args.boards / min(times):.0f}"
-                vs_ep = "" if t_ep is None else f"{t_ep / t:10.2f}x"
-                print(f"{name:26} {args.boards / t:9.0f} {rng:>15} {t / t_base:8.1f}x {vs_ep:>11}")
+            print(table(results, ["read + split lines", "endplay parse"], count=args.boards))
             for note in notes:
                 print(f"note: {note}")
     corpus = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
     real = args.files if args.files is not None else [corpus / r for r in _REAL if (corpus / r).is_file()]
     if real:
-        real_files(real, seconds=0.5)
+        real_files(real, seconds=0.5, rounds=args.rounds)
 
 
 if __name__ == "__main__":

@@ -2,16 +2,17 @@
 
 Run from the repository root:
 
-    python benchmarks/bench_startup.py [--repeat 5] [--no-bytecode]
+    python benchmarks/bench_startup.py [--rounds 5] [--no-bytecode]
 
 Every task is a fresh ``python`` process: the baseline ``python -c "import lark, typer, rich"``,
 then ``handrec --help``, ``handrec codes``, ``handrec validate`` of a small PBN file and of a
 small LIN file (the command line as its console script runs it: ``from handrec.cli import main;
-main()``).  The tasks are interleaved: each round runs every task once, in an order rotated by
-one each round, so a change of load lands on every row alike; a row is the best of
-``--repeat`` rounds.  ``wall`` is the elapsed time of the process; ``cpu`` its user + system
-time (``resource.getrusage`` of the children); ``x base`` is the ratio of the wall time to the
-baseline's, measured in the same run (the target: at most 2).
+main()``).  The tasks are interleaved (``benchmarks/_interleave.py``): each round runs every
+task once, in an order rotated by one each round, so a change of load lands on every row alike;
+a figure is the best of ``--rounds`` rounds.  ``wall`` is the elapsed time of the process;
+``cpu`` its user + system time (``resource.getrusage`` of the children); ``x base`` is the
+ratio of the wall time to the baseline's, ``cpu x base`` of the CPU time, measured in the same
+run (the target: at most 2).
 
 Bytecode: the processes read compiled modules from a temporary ``PYTHONPYCACHEPREFIX`` written
 by one untimed warm-up round, as an installed package starts; ``--no-bytecode`` keeps the
@@ -27,12 +28,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _interleave import add_rounds_argument, interleave
 
 ROOT = Path(__file__).parents[1]
 
@@ -54,29 +55,23 @@ TASKS: list[tuple[str, list[str]]] = [
 ]
 
 
-def _children_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
-def run_once(label: str, args: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """One fresh process: its wall and CPU seconds.  Exit status 0 or 1 (errors found) only.
+def run_once(label: str, args: list[str], env: dict[str, str]) -> int:
+    """One fresh process (timed by :func:`_interleave.interleave`): its exit status, 0 or 1
+    (errors found) only.
 
     :raises RuntimeError: when the command fails otherwise.
     """
     if "no Lark cache" in label:
         env = {**env, "HANDREC_LARK_CACHE": ""}
-    cpu0, t0 = _children_cpu(), time.perf_counter()
     done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
     if done.returncode not in (0, 1):
         raise RuntimeError(f"{args}: exit {done.returncode}: {done.stderr.decode(errors='replace')[-500:]}")
-    return wall, cpu
+    return done.returncode
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=5, help="rounds (best of)")
+    add_rounds_argument(ap)
     ap.add_argument(
         "--no-bytecode", action="store_true", help="keep PYTHONDONTWRITEBYTECODE and the pycache as they are"
     )
@@ -90,28 +85,28 @@ def main() -> None:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = pyc
         env["HANDREC_LARK_CACHE"] = "" if a.no_lark_cache else os.path.join(pyc, "lark")
-        for label, args in TASKS:  # warm-up: writes the bytecode and the Lark cache, untimed
-            run_once(label, args, env)
-        best: dict[str, tuple[float, float]] = {}
-        for r in range(a.repeat):
-            order = TASKS[r % len(TASKS) :] + TASKS[: r % len(TASKS)]
-            for label, args in order:
-                wall, cpu = run_once(label, args, env)
-                if label not in best or wall < best[label][0]:
-                    best[label] = (wall, cpu)
+        # warm-up round (untimed): writes the bytecode and the Lark cache
+        res = interleave(
+            [(label, lambda label=label, args=args: run_once(label, args, env)) for label, args in TASKS],
+            a.rounds,
+            warmup=True,
+        )
+    for r in res.values():
+        if r.error is not None:
+            raise RuntimeError(f"{r.name}: {r.error}")
 
     load = os.getloadavg()
     print(
         f"handrec start-up; Python {platform.python_version()}, {os.cpu_count()} CPUs, "
-        f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; best of {a.repeat} interleaved rounds; "
+        f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; best of {a.rounds} interleaved rounds; "
         f"bytecode {'as the environment has it' if a.no_bytecode else 'compiled (warm-up round)'}; "
         f"Lark cache {'off' if a.no_lark_cache else 'on'}"
     )
-    base = best[TASKS[0][0]][0]
-    print(f"{'task':<40} {'wall s':>7} {'cpu s':>7} {'x base':>7}")
+    base = res[TASKS[0][0]]
+    print(f"{'task':<40} {'wall s':>7} {'cpu s':>7} {'x base':>7} {'cpu x base':>10}")
     for label, _ in TASKS:
-        wall, cpu = best[label]
-        print(f"{label:<40} {wall:>7.3f} {cpu:>7.3f} {wall / base:>7.2f}")
+        r = res[label]
+        print(f"{label:<40} {r.wall:>7.3f} {r.cpu:>7.3f} {r.wall / base.wall:>7.2f} {r.cpu / base.cpu:>10.2f}")
 
 
 if __name__ == "__main__":

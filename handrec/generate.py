@@ -5,12 +5,20 @@ Used for ``sample_data/``, tests and benchmarks.  Deals are uniform random
 long suits with enough high-card points, raise partner, sometimes double),
 always legal; the play is random legal play (follow suit, Law 44); result
 and score follow from them.  The same seed gives the same boards.
+
+With ``realistic=True`` the boards look like real club and online files
+(:data:`REALISTIC`): about a tenth of the calls are annotated (a note
+reference with its Note, or a ``!`` suffix), some boards carry a comment,
+many plays end in a claim, and passed-out, doubled and redoubled boards come
+in the proportions real records show.  Those choices draw on a second random
+stream, so the same seed still gives the same boards.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from handrec.model import (
     ALL_CARDS,
@@ -22,6 +30,7 @@ from handrec.model import (
     Card,
     Deal,
     Hand,
+    Note,
     Origin,
     Play,
     Seat,
@@ -34,7 +43,7 @@ from handrec.rules.board import dealer_for_board, vulnerability_for_board
 from handrec.rules.play import PlayState
 from handrec.scoring.duplicate import score_ns
 
-__all__ = ["generate_boards", "random_deal"]
+__all__ = ["REALISTIC", "Realism", "generate_boards", "random_deal"]
 
 _PASS = Call(CallKind.PASS)
 _DOUBLE = Call(CallKind.DOUBLE)
@@ -124,6 +133,93 @@ def _choose_call(
     return _PASS
 
 
+@dataclass(frozen=True, slots=True)
+class Realism:
+    """How often the realistic generator adds each feature of real records.
+
+    Each field is a probability (0-1): ``note`` that a bid, double or redouble gets a note
+    reference (``=n=`` with its ``[Note "n:..."]``), ``suffix`` that it gets a ``!`` (NAG 1;
+    passes are not annotated: about a tenth of all calls are), ``comment``
+    that a board gets a comment after one of its calls, ``claim`` that a played board ends
+    in a claim (the play stops after trick 6-12, the Result tag has the final tricks),
+    ``pass_out`` that the four hands all pass, ``double`` that a player passes no more over
+    an opponent's bid of 2 or more but doubles it, ``redouble`` that the doubled side
+    redoubles.  The defaults give about 10 % annotated calls, 3 % passed-out boards, 8-10 %
+    doubled and about 1 % redoubled contracts (club and online files).
+    """
+
+    note: float = 0.19
+    suffix: float = 0.09
+    comment: float = 0.05
+    claim: float = 0.4
+    pass_out: float = 0.012
+    double: float = 0.035
+    redouble: float = 0.05
+
+
+#: The proportions of :func:`generate_boards` ``(realistic=True)``.
+REALISTIC = Realism()
+
+#: Explanations a note reference points to (the texts of real files' Note tags).
+_NOTE_TEXTS = (
+    "Stayman",
+    "transfer to hearts",
+    "transfer to spades",
+    "5+ cards, 10-15 HCP",
+    "weak, 6 cards",
+    "forcing one round",
+    "Michaels: both majors",
+    "negative double",
+    "limit raise or better",
+    "natural, invitational",
+    "Blackwood: 0 or 3 key cards",
+    "better minor, 3+ cards",
+)
+_COMMENTS = (
+    "A bidding accident at most tables.",
+    "Declarer misguessed the trump queen.",
+    "Lead: the only card to beat it.",
+    "Par is the doubled sacrifice.",
+    "Table result corrected by the director.",
+    "Good slam, missed by half the field.",
+)
+
+
+def _realistic_call(extra: random.Random, state: AuctionState, seat: Seat, call: Call, real: Realism) -> Call:
+    """A competitive double or redouble in place of a natural pass (Law 19), else ``call``."""
+    if call.kind is not CallKind.PASS:
+        return call
+    legal = state.legal_calls(seat)
+    last = state.last_bid
+    if last is None:
+        return call
+    if _DOUBLE in legal and last.level >= 2 and extra.random() < real.double:  # type: ignore[operator]
+        return _DOUBLE
+    if _REDOUBLE in legal and extra.random() < real.redouble:
+        return _REDOUBLE
+    return call
+
+
+def _annotate(extra: random.Random, calls: list[Call], real: Realism) -> tuple[tuple[Call, ...], tuple[Note, ...]]:
+    """The calls with a note reference or a ``!`` on about ``real.note + real.suffix`` of the
+    bids, doubles and redoubles, and the Notes the references point to (numbered 1, 2... in order of the calls)."""
+    out: list[Call] = []
+    notes: list[Note] = []
+    for c in calls:
+        if c.kind is CallKind.PASS:
+            out.append(c)
+            continue
+        r = extra.random()
+        if r < real.note:
+            text = extra.choice(_NOTE_TEXTS)
+            notes.append(Note(len(notes) + 1, text))
+            c = Call(c.kind, c.level, c.strain, annotation=text, note=len(notes))
+        elif r < real.note + real.suffix:
+            c = Call(c.kind, c.level, c.strain, nags=(1,))
+        out.append(c)
+    return tuple(out), tuple(notes)
+
+
 def _choose_card(rng: random.Random, ps: PlayState, legal: tuple[Card, ...]) -> Card:
     """Plausible card play: win cheaply when an opponent is winning, else play low."""
     if rng.random() < 0.15:
@@ -147,7 +243,13 @@ def _choose_card(rng: random.Random, ps: PlayState, legal: tuple[Card, ...]) -> 
 
 
 def generate_boards(
-    n: int, seed: int = 1, *, path: str = "<generated>", event: str = "handrec generated", tables: int = 1
+    n: int,
+    seed: int = 1,
+    *,
+    path: str = "<generated>",
+    event: str = "handrec generated",
+    tables: int = 1,
+    realistic: bool | Realism = False,
 ) -> Iterator[Board]:
     """Yield ``n`` random, legal, fully played boards numbered 1..n.
 
@@ -157,10 +259,19 @@ def generate_boards(
     each deal is played at ``tables`` tables in a row (its own auction and
     play at each, pairs ``N1 - S1`` v ``E1 - W1`` at table 1 and so on), so
     the ``n`` games have board numbers 1..ceil(n / tables).
+
+    ``realistic`` (True for :data:`REALISTIC`, or a :class:`Realism`) adds the features of
+    real records: note references with their Notes, ``!`` suffixes, comments, claims,
+    passed-out, doubled and redoubled boards; every board stays legal and consistent
+    (``handrec validate`` reports nothing).
+
+    :raises ValueError: ``tables`` below 1.
     """
     if tables < 1:
         raise ValueError(f"tables must be at least 1, not {tables}")
+    real = REALISTIC if realistic is True else realistic or None
     rng = random.Random(seed)
+    extra = random.Random(seed * 7919 + 17)  # the realistic choices: their own stream
     names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
     deal = None
     for game in range(n):
@@ -174,9 +285,15 @@ def generate_boards(
         state = AuctionState(dealer)
         calls: list[Call] = []
         history: list[tuple[Seat, Call]] = []
+        pass_out = real is not None and extra.random() < real.pass_out
         while not state.is_complete:
             seat = state.next_seat
-            call = _choose_call(rng, state, deal[seat], seat, history)  # type: ignore[arg-type]
+            if pass_out:
+                call = _PASS
+            else:
+                call = _choose_call(rng, state, deal[seat], seat, history)  # type: ignore[arg-type]
+                if real is not None:
+                    call = _realistic_call(extra, state, seat, call, real)
             state.apply(call, seat)
             calls.append(call)
             history.append((seat, call))
@@ -193,8 +310,12 @@ def generate_boards(
                 card = _choose_card(rng, ps, legal)
                 ps.play(card)
                 cards.append(card)
-            play = Play(contract.declarer.lho, tuple(cards))  # type: ignore[union-attr]
             result = ps.declarer_tricks
+            claim = None
+            if real is not None and extra.random() < real.claim:
+                cards = cards[: 4 * extra.randint(6, 12)]  # the rest is claimed (Law 68)
+                claim = result
+            play = Play(contract.declarer.lho, tuple(cards), claim)  # type: ignore[union-attr]
             score = score_ns(contract, vul, result)
         players = rng.sample(names, 4) if tables == 1 else [f"{c}{table + 1}" for c in "NESW"]
         tags = [
@@ -215,6 +336,15 @@ def generate_boards(
             Tag("Result", "" if result is None else str(result)),
             Tag("Score", f"NS {score}"),
         ]
+        auction_calls: tuple[Call, ...] = tuple(calls)
+        notes: tuple[Note, ...] = ()
+        commentary: tuple[str, ...] = ()
+        anchors: tuple[tuple[str, int], ...] = ()
+        if real is not None:
+            auction_calls, notes = _annotate(extra, calls, real)
+            if extra.random() < real.comment:
+                commentary = (extra.choice(_COMMENTS),)
+                anchors = (("auction", len(calls) - 1),)
         yield Board(
             origin=Origin(path, index=game),
             tags=tuple(tags),
@@ -222,9 +352,11 @@ def generate_boards(
             dealer=dealer,
             vulnerable=vul,
             deal=deal,
-            auction=Auction(dealer, tuple(calls)),
+            auction=Auction(dealer, auction_calls, notes=notes),
             play=play,
             contract=contract,
             declarer=contract.declarer,
             result=result,
+            commentary=commentary,
+            comment_anchors=anchors,
         )

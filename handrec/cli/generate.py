@@ -28,12 +28,25 @@ def generate(
     event: Annotated[
         str, typer.Option("--event", metavar="TEXT", help="The Event tag of every board.")
     ] = "handrec generated",
+    realistic: Annotated[
+        bool,
+        typer.Option(
+            "--realistic/--plain",
+            help="Realistic records (the default): alerts and notes on about a tenth of the calls, comments,"
+            " claims, passed-out, doubled and redoubled boards; --plain: none of these.",
+        ),
+    ] = True,
 ) -> None:
     """Write random, fully legal boards (deal, auction, play, result, score) as PBN or LIN.
 
     With --tables T each board is played at T tables, one game per table
     (N-S pair N1-S1 v E-W pair E1-W1 at table 1...), so the file has
     travellers to score (handrec score -m mp) and results pages to print.
+    By default the records look like real ones (--realistic): note references
+    with their Note tags and ! suffixes on about a tenth of the calls, a
+    comment on some boards, claims, passed-out, doubled and redoubled boards
+    in the proportions of real files; --plain writes none of these.  Every
+    file validates clean either way.
     """
     from handrec.generate import generate_boards
 
@@ -41,7 +54,7 @@ def generate(
     if suffix not in (".pbn", ".lin"):
         typer.echo("handrec: --output must end in .pbn or .lin", err=True)
         raise typer.Exit(2)
-    gen = generate_boards(boards * tables, seed, path=str(output), tables=tables, event=event)
+    gen = generate_boards(boards * tables, seed, path=str(output), tables=tables, event=event, realistic=realistic)
     if suffix == ".pbn":
         from handrec.formats.pbn.writer import dump
     else:
@@ -52,7 +65,7 @@ def generate(
     try:
         try:
             with open(tmp, "w", encoding="utf-8", newline="") as f:
-                n = dump(gen, f)
+                n = dump(gen, f, suffixes=True) if realistic and suffix == ".pbn" else dump(gen, f)
             os.replace(tmp, output)
         except BaseException:
             tmp.unlink(missing_ok=True)

@@ -19,7 +19,7 @@ def test_generate_interrupted_keeps_the_old_file(tmp_path: Path, monkeypatch: py
     out = tmp_path / "g.pbn"
     out.write_text("old\n")
 
-    def dump_then_stop(boards, f):
+    def dump_then_stop(boards, f, **kw):  # kw: suffixes=True (realistic files)
         f.write('% PBN 2.1\n[Event "half"]\n')
         raise KeyboardInterrupt
 

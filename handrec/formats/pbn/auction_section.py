@@ -2,8 +2,8 @@
 
 :func:`_auction` reads the calls from the dealer, their annotations (note references,
 suffixes, NAGs: :mod:`handrec.formats.pbn.annotations`), the irregularities ``^I`` and
-``^S`` (PBN 2.1 §3.9) and the end markers; :func:`_plain_calls` is its fast path for an
-auction of calls in PBN's spellings only, and :func:`_call_anchors` places the section's
+``^S`` (PBN 2.1 §3.9) and the end markers; :func:`_fast_calls` is its fast path for an
+auction of calls in PBN's spellings with their suffixes, NAGs and note references, and :func:`_call_anchors` places the section's
 comments after their calls.  The legality of the calls is the replay's
 (:mod:`handrec.rules.auction`).
 """
@@ -14,6 +14,7 @@ from typing import Any
 
 from handrec.formats.pbn.annotations import (
     _NOTEREF_RE,
+    _PIECE_RE,
     _SUFFIX_NAG,
     T128_SECOND_NOTE,
     T128_SECOND_SUFFIX,
@@ -23,7 +24,7 @@ from handrec.formats.pbn.annotations import (
     _pieces,
     _read_misplaced,
 )
-from handrec.formats.pbn.parser import _FIRST, _Section
+from handrec.formats.pbn.parser import _Section, _span
 from handrec.formats.pbn.tag_values import _SEATS, _UNKNOWN, _Issue
 from handrec.model import Auction, Call, CallKind, ModelError, Note, Seat, Span
 
@@ -41,6 +42,8 @@ _STANDARD_CALLS: dict[str, Call] = {
     for t in ["Pass", "pass", "X", "x", "XX", "xx"]
     + [f"{lv}{st}" for lv in range(1, 8) for st in ("C", "D", "H", "S", "NT", "c", "d", "h", "s", "nt")]
 }
+#: Whether :func:`_auction` takes its fast paths (the tests turn them off to compare).
+_FAST = True
 #: Calls with a position and no annotation, shared between boards (Call is immutable).
 _CALL_OBJS: dict[tuple[int, int, int], Call] = {}
 
@@ -84,11 +87,13 @@ def _auction(
         if seat is None:
             return None
     elements = sec.elements
-    if elements and all(map(_STANDARD_CALLS.__contains__, map(_FIRST, elements))):
-        # the usual case, only calls in PBN's spellings: what the general code gives
+    fast = _fast_calls(elements, notes[0]) if elements and _FAST else None
+    if fast is not None:
+        # the usual case: calls in PBN's spellings, with or without suffixes, NAGs and note
+        # references to the section's Notes (real files' alerts): what the general code gives
         if dealer is not None and seat is not dealer:
             issues.append(("T106", seat_tag.span, {"value": str(seat), "dealer": str(dealer)}))
-        return Auction(seat, _plain_calls(elements), None, seat_tag.span, notes[1])
+        return Auction(seat, fast, _fast_end(elements), seat_tag.span, notes[1])
     calls: list[list[Any]] = []  # [base Call, nags, note, span, alert, irregular, suffixes]
     lookup = notes[0]
     found: list[Note] = []  # Notes read from the identification section (_read_misplaced)
@@ -238,23 +243,135 @@ def _auction(
 _STANDARD_CODES = {t: c.rank if c.kind is CallKind.BID else -1 - c.kind for t, c in _STANDARD_CALLS.items()}
 
 
-def _plain_calls(elements: list[tuple[str, Span]]) -> tuple[Call, ...]:
-    """The calls of auction elements that are all in :data:`_STANDARD_CALLS`, with their
-    spans, shared through :data:`_CALL_OBJS`."""
-    shared = _CALL_OBJS
+#: What an auction element is for :func:`_fast_calls`, by its text: a tuple of pieces
+#: ``(kind, value)``, kind 0 a call in PBN's spellings (value its code in :data:`_CALL_OBJS`
+#: keys), 1 a suffix or a NAG $0-$6 (value the NAG; ``suffix`` 1 for a suffix), 2 a note
+#: reference (value its index); ``None`` for an element the general code must read.
+_ELEMENT_PIECES: dict[str, tuple[tuple[int, int, int, int], ...] | None] = {}
+
+
+def _element_pieces(text: str) -> tuple[tuple[int, int, int, int], ...] | None:
+    """The pieces of one auction element, ``(kind, value, suffix, offset)`` each (see
+    :data:`_ELEMENT_PIECES`, ``offset`` the piece's column in the element), or None when the
+    element holds anything but calls in PBN's spellings, suffixes, NAGs up to $6 and note
+    references (an irregularity, an end marker, a ``*`` alert, a filler, another spelling)."""
+    got = _ELEMENT_PIECES.get(text, False)
+    if got is not False:
+        return got  # type: ignore[return-value]
+    parts = [text] if text in _STANDARD_CODES else _PIECE_RE.findall(text)
+    out: list[tuple[int, int, int, int]] | None = []
+    if not parts or "".join(parts) != text:
+        out = None
+    off = 0
+    for p in parts if out is not None else ():
+        if p in _STANDARD_CODES:
+            out.append((0, _STANDARD_CODES[p], 0, off))
+        elif p in _SUFFIX_NAG:
+            out.append((1, _SUFFIX_NAG[p], 1, off))
+        elif p[0] == "$" and p[1:].isdigit() and int(p[1:]) <= 6:
+            out.append((1, int(p[1:]), 0, off))
+        elif p[0] == "=" and _NOTEREF_RE.fullmatch(p):
+            out.append((2, int(p[1:-1]), 0, off))
+        else:
+            out = None
+            break
+        off += len(p)
+    pieces = None if out is None else tuple(out)
+    if len(_ELEMENT_PIECES) >= 10_000:
+        _ELEMENT_PIECES.clear()
+    _ELEMENT_PIECES[text] = pieces
+    return pieces
+
+
+#: The Call of each code of :data:`_STANDARD_CODES`.
+_CODE_CALLS = {code: _STANDARD_CALLS[t] for t, code in _STANDARD_CODES.items()}
+
+
+def _fast_calls(elements: list[tuple[str, Span]], lookup: dict[int, str]) -> tuple[Call, ...] | None:
+    """The calls of auction elements that hold calls in PBN's spellings with their suffixes,
+    NAGs ($0-$6) and note references, written apart or glued (``2C !``, ``2C!``, ``1S =1=``);
+    None (the general code of :func:`_auction` reads them) for anything else, or for what
+    gives a diagnostic there: an annotation before the first call, a reference to a Note the
+    section lacks (``lookup``), a second reference or suffix on one call.  The calls are
+    those :func:`_auction` builds: a call without annotation shared through
+    :data:`_CALL_OBJS`, an annotated one with its note's text and its NAGs in order.  A last
+    ``AP`` gives the passes that end the auction, and an end marker ``*`` or ``+`` after
+    everything else ends it (:func:`_fast_end`)."""
+    ap: Span | None = None  # the span of a last "AP" (after it, at most an end marker)
+    if elements[-1][0] in ("*", "+"):
+        elements = elements[:-1]
+    if elements and elements[-1][0].upper() == "AP":
+        ap = elements[-1][1]
+        elements = elements[:-1]
     codes = _STANDARD_CODES
-    built = []
-    for text, span in elements:
-        key = (codes[text], span.line, span.column)
-        call = shared.get(key)
-        if call is None:
-            base = _STANDARD_CALLS[text]
-            call = Call(base.kind, base.level, base.strain, span=span)
-            if len(shared) >= 50_000:
-                shared.clear()
-            shared[key] = call
-        built.append(call)
+    get_pieces = _ELEMENT_PIECES.get
+    get_shared = _CALL_OBJS.get
+    built: list[Call] = []  # the calls without annotation (shared), made again at the end for those with one
+    pending: dict[int, list[Any]] = {}  # call index -> [nags, note or None, suffixes]
+    for text, where in elements:
+        code = codes.get(text)
+        if code is not None:  # a call alone, the usual element
+            call = get_shared((code, where.line, where.column))
+            built.append(_shared_call(code, where) if call is None else call)
+            continue
+        pieces = get_pieces(text, False)
+        if pieces is False:
+            pieces = _element_pieces(text)
+        if pieces is None:
+            return None
+        for kind, value, suffix, off in pieces:  # type: ignore[union-attr]
+            if kind == 0:
+                span = where if off == 0 else _span(where.line, where.column + off)
+                call = get_shared((value, span.line, span.column))
+                built.append(_shared_call(value, span) if call is None else call)
+                continue
+            if not built:
+                return None  # an annotation before any call
+            got = pending.get(len(built) - 1)
+            if got is None:
+                got = pending[len(built) - 1] = [[], None, 0]
+            if kind == 1:
+                got[0].append(value)
+                got[2] += suffix
+                if got[2] == 2:
+                    return None  # a second suffix: T128
+            elif got[1] is not None or value not in lookup:
+                return None  # a second reference (T128), or one without its Note (T107, T128)
+            else:
+                got[1] = value
+    if ap is not None:  # the passes that end the auction (PBN 2.1 §3.5), all at the AP
+        trailing = 0
+        for c in reversed(built):
+            if c.kind is not CallKind.PASS:
+                break
+            trailing += 1
+        need = 4 - trailing if trailing == len(built) else 3 - trailing
+        if need > 0:
+            code = _STANDARD_CODES["Pass"]
+            call = get_shared((code, ap.line, ap.column))
+            built.extend([_shared_call(code, ap) if call is None else call] * need)
+    for i, (nags, note, _) in pending.items():
+        c = built[i]
+        annotation = None if note is None else lookup.get(note)
+        built[i] = Call(c.kind, c.level, c.strain, False, annotation, note, tuple(sorted(nags)), c.span, None)
     return tuple(built)
+
+
+def _fast_end(elements: list[tuple[str, Span]]) -> str | None:
+    """The end marker of an auction read by :func:`_fast_calls`: its last element when that
+    is ``*`` or ``+``, else None."""
+    last = elements[-1][0]
+    return last if last in ("*", "+") else None
+
+
+def _shared_call(code: int, span: Span) -> Call:
+    """The call of ``code`` at ``span`` without annotation, kept in :data:`_CALL_OBJS`."""
+    base = _CODE_CALLS[code]
+    call = Call(base.kind, base.level, base.strain, span=span)
+    if len(_CALL_OBJS) >= 50_000:
+        _CALL_OBJS.clear()
+    _CALL_OBJS[(code, span.line, span.column)] = call
+    return call
 
 
 def _call_anchors(auction: Auction, comment_at: list[tuple[int, int]]) -> list[tuple[str, int]]:

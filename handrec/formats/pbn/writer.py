@@ -419,8 +419,9 @@ class _Emitter:
             self.comment_lines(self.comments(("tag", source)), ("tag", len(out.tags) - 1))
 
 
-def _emit(board: Board) -> _Out:
-    """The writer proper: the lines of one board in export format (see the module doc)."""
+def _emit(board: Board, suffixes: bool = False) -> _Out:
+    """The writer proper: the lines of one board in export format (see the module doc);
+    ``suffixes``: a call's NAG 1-6 written as its suffix (:func:`dumps`)."""
     b = board
     declarer, contract = _contract_and_declarer(b)
 
@@ -524,7 +525,7 @@ def _emit(board: Board) -> _Out:
         if auction is None:
             em.comment_lines(em.comments(("tag", auction_at)), ("tag", len(out.tags) - 1))  # type: ignore[arg-type]
         else:
-            _emit_auction(em, auction)
+            _emit_auction(em, auction, suffixes)
             for note_tag, src in zip(_note_tags(auction.notes), auction_notes):
                 em.tag(note_tag, src)
         for i in dup_auction:
@@ -564,9 +565,13 @@ def _emit(board: Board) -> _Out:
     return out
 
 
-def _emit_auction(em: _Emitter, a: Auction) -> None:
+_SUFFIXES = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
+
+
+def _emit_auction(em: _Emitter, a: Auction, suffixes: bool = False) -> None:
     """Auction lines (PBN 2.1 §3.5): four calls a line from the dealer; after a call its
-    note reference and NAGs; a comment after a call ends the line."""
+    note reference and NAGs (with ``suffixes``, a call's one NAG 1-6 as its suffix, PBN 2.1
+    §3.7, as import-format files write it); a comment after a call ends the line."""
     out = em.out
     em.comment_lines(em.comments(("auction", -1)), ("auction", -1))
     line: list[str] = []
@@ -583,8 +588,11 @@ def _emit_auction(em: _Emitter, a: Auction) -> None:
         item = ("^I " if c.irregular == "I" else "") + str(c)
         if c.note is not None:
             item += f" ={c.note}="
-        for nag in c.nags:
-            item += f" ${nag}"
+        if suffixes and len(c.nags) == 1 and c.nags[0] in _SUFFIXES:
+            item += " " + _SUFFIXES[c.nags[0]]
+        else:
+            for nag in c.nags:
+                item += f" ${nag}"
         if line and width + 1 + len(item) > _MAX_LINE:
             flush()
         line.append(item)
@@ -711,15 +719,17 @@ def _table_lines(cols: tuple[Column, ...], rows: tuple[tuple[str, ...], ...]) ->
     return lines
 
 
-def dumps(board: Board) -> str:
+def dumps(board: Board, *, suffixes: bool = False) -> str:
     """One board as PBN export format (CR LF line ends, no separating empty line).
+    ``suffixes``: a call's single NAG 1-6 is written as its suffix (``!`` for $1, PBN 2.1
+    §3.7), as files in import format write it (the reader reads both the same).
 
     >>> from handrec.model import Origin
     >>> b = Board(Origin("x"), tags=(Tag("Board", "1"), Tag("Dealer", "N")), number=1, dealer=Seat.NORTH)
     >>> dumps(b).splitlines()[2:5]
     ['[Date "?"]', '[Board "1"]', '[West "?"]']
     """
-    return "\r\n".join(_emit(board).lines) + "\r\n"
+    return "\r\n".join(_emit(board, suffixes).lines) + "\r\n"
 
 
 def normalise(board: Board) -> Board:
@@ -757,20 +767,23 @@ def _charset(encoding: str | None) -> str:
     return e.upper()
 
 
-def dump(boards: Iterable[Board], file: TextIO, *, header: bool = True) -> int:
+def dump(boards: Iterable[Board], file: TextIO, *, header: bool = True, suffixes: bool = False) -> int:
     """Write boards as a PBN file in export format: the header ``% PBN 2.1``, ``% EXPORT``
     and ``%Content-type: text/x-pbn; charset=...`` (the file's encoding, UTF-8 when it
     has none), then the games separated by empty lines.  Open the file with
     ``newline=""``: the lines end in CR LF already.
 
-    Returns the number of boards written.
+    ``suffixes`` as in :func:`dumps`; the file is then in import format, without the
+    ``% EXPORT`` line (export format writes NAGs, PBN 2.1 §3.7).  Returns the number of
+    boards written.
     """
     n = 0
     if header:
         charset = _charset(getattr(file, "encoding", None))
-        file.write(f"% PBN 2.1\r\n% EXPORT\r\n%Content-type: text/x-pbn; charset={charset}\r\n")
+        export = "" if suffixes else "% EXPORT\r\n"
+        file.write(f"% PBN 2.1\r\n{export}%Content-type: text/x-pbn; charset={charset}\r\n")
     for b in boards:
         file.write("\r\n" if n else "")
-        file.write(dumps(b))
+        file.write(dumps(b, suffixes=suffixes))
         n += 1
     return n
