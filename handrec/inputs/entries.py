@@ -179,14 +179,22 @@ def _file_entries(
     """The inputs in one file: itself, or its members if it is an archive.
 
     Inside a folder, what is not a regular file (a FIFO, a device, a
-    socket) is skipped with F014: opening a FIFO would wait for a writer.
+    socket, a symbolic link to nothing) is skipped with F014: opening a FIFO
+    would wait for a writer.
     Named explicitly, it is read once, into memory (see :func:`iter_entries`).
     A plain file over :attr:`Limits.max_file_bytes` is not read (F010);
     inside a folder, only when it is a PBN or LIN candidate.  A file seen
     before (same device and inode) gives nothing.
     """
     try:
-        st = os.stat(p)
+        try:
+            st = os.stat(p)
+        except OSError:
+            if explicit or not stat.S_ISLNK(os.lstat(p).st_mode):
+                raise
+            # a link to nothing (or a loop of links) found in a folder: skipped as a FIFO is
+            yield make("F014", None, None, path=display, kind="broken symbolic link")
+            return
         mode = st.st_mode
         if not explicit and not stat.S_ISREG(mode):
             yield make("F014", None, None, path=display, kind=_KINDS.get(stat.S_IFMT(mode), "special file"))
@@ -262,8 +270,8 @@ def iter_entries(
     for each path or member that is not read: F001 (unreadable path,
     damaged archive or member, a file named as an archive that is none),
     F008 (unsafe member name), F009 (link or device member, an
-    archive inside an archive), F010 (size limit), F014 (FIFO or device
-    in a folder).
+    archive inside an archive), F010 (size limit), F014 (FIFO, device or
+    broken symbolic link in a folder; one named explicitly is F001).
 
     Which files are inputs: a file named explicitly, always (its
     ``format`` is ``None`` when it is not PBN or LIN: the reader reports
