@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import io
 import os
+import select
 import stat
 import sys
 import zipfile
@@ -67,6 +68,7 @@ from handrec.inputs.streams import (
     _read_until_error,
     _Readable,
     _reason,
+    _TimedFifo,
     _UntilError,
 )
 
@@ -181,7 +183,8 @@ def _file_entries(
     Inside a folder, what is not a regular file (a FIFO, a device, a
     socket, a symbolic link to nothing) is skipped with F014: opening a FIFO
     would wait for a writer.
-    Named explicitly, it is read once, into memory (see :func:`iter_entries`).
+    Named explicitly, it is read once, into memory (see :func:`iter_entries`);
+    a FIFO silent for :attr:`Limits.read_timeout` seconds is given up (F001).
     A plain file over :attr:`Limits.max_file_bytes` is not read (F010);
     inside a folder, only when it is a PBN or LIN candidate.  A file seen
     before (same device and inode) gives nothing.
@@ -204,7 +207,8 @@ def _file_entries(
             return
         seen.add(key)
         if not stat.S_ISREG(mode):
-            with open(p, "rb") as f:
+            timed = stat.S_ISFIFO(mode) and limits.read_timeout > 0 and hasattr(select, "poll")
+            with _TimedFifo(p, limits.read_timeout) if timed else open(p, "rb") as f:
                 what = _KINDS.get(stat.S_IFMT(mode), "special file")
                 yield from _stream_entries(f, display, p.name, what, limits)
             return

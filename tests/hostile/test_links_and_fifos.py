@@ -8,6 +8,10 @@ command line that no one writes to stops after ``--read-timeout`` seconds with o
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -63,3 +67,43 @@ def test_a_broken_link_named_explicitly_stays_an_error(tmp_path: Path) -> None:
         "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
     ]
     assert status == 2
+
+
+def _cli(*args: object, timeout: float = 30) -> tuple[list[str], list[str], int, float]:
+    """``handrec ARGS`` in a process of its own (a hang is a failure, not a stuck test run): out, err, status, seconds."""
+    start = time.monotonic()
+    r = subprocess.run(
+        [sys.executable, "-m", "handrec.cli", *map(str, args)], capture_output=True, text=True, timeout=timeout
+    )
+    return r.stdout.splitlines(), r.stderr.splitlines(), r.returncode, time.monotonic() - start
+
+
+def test_a_fifo_with_no_writer_times_out_with_one_line(tmp_path: Path) -> None:
+    fifo = tmp_path / "in.pbn"
+    os.mkfifo(fifo)
+    line = f"{fifo}:0:0: F001 error: cannot read input: nothing written to it for 1 s (--read-timeout)"
+    out, err, status, seconds = _cli("validate", "--read-timeout", "1", fifo)
+    assert (out, err, status) == ([line, "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings"], [], 2)
+    assert 1 <= seconds < 15
+    out, err, status, seconds = _cli("convert", "--read-timeout", "1", fifo, "-o", tmp_path / "ds", "-q")
+    assert (out, err, status) == ([], [line], 2)
+    assert 1 <= seconds < 15
+
+
+def test_a_fifo_whose_writer_comes_late_is_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "in.pbn"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        time.sleep(0.5)  # the reader is waiting for a writer by then
+        with open(fifo, "wb") as w:
+            w.write(BASE.encode()[:100])
+            w.flush()
+            time.sleep(0.5)  # silent for a while, under the timeout
+            w.write(BASE.encode()[100:])
+
+    t = threading.Thread(target=write, daemon=True)
+    t.start()
+    out, err, status, _ = _cli("validate", "--read-timeout", "5", fifo)
+    t.join(20)
+    assert (out, err, status) == (["1 files, 1 boards, 0 errors, 0 warnings"], [], 0)
