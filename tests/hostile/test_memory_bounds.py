@@ -10,11 +10,18 @@ generous (a run on a small normal file peaks at about 40 MiB for ``validate``, 1
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from handrec.inputs.entries import iter_entries
+from handrec.runs import parts
 
 from .test_bad_inputs import BASE
 
@@ -52,3 +59,31 @@ def test_a_zip_on_standard_input_is_spooled_to_a_file_not_held(tmp_path: Path) -
     mib, status, out = peak("validate", "-", stdin=z)
     assert (status, out) == (0, ["1 files, 1 boards, 0 errors, 0 warnings"])
     assert mib < 150, f"validate - of a 1.8 MB zip peaked at {mib:.0f} MiB"
+
+
+def _padded_members(path: Path, members: int) -> None:
+    """A tar.gz of PBN members just under 8 MiB each (held in memory when listed): one board, then
+    lines of 1023 spaces; about 17 KB each compressed."""
+    pad = b" " * 1023 + b"\n"
+    data = (BASE + "\n").encode() + pad * ((8 << 10) - 1)
+    with tarfile.open(path, "w:gz", compresslevel=9) as tf:
+        for i in range(members):
+            info = tarfile.TarInfo(f"m{i:02}.pbn")
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+
+
+def test_tar_members_held_in_memory_weigh_their_bytes_in_a_task(tmp_path: Path) -> None:
+    """A task groups inputs up to about 1 MiB by the bytes they carry, not by their compressed
+    share: before, the 12 members (96 MiB, 0.2 MB compressed) all went to one task, held at once
+    by the parent and by the worker (a 9.4 MB tar.gz of 8 MiB members took 2.5 GiB)."""
+    t = tmp_path / "in.tar.gz"
+    _padded_members(t, 12)
+    tasks = list(parts._tasks(iter_entries([t]), lambda e: None, parts.TASK_BYTES))
+    assert [(task.kind, len(task.inputs)) for task in tasks] == [("inputs", 1)] * 12
+    ds = tmp_path / "ds"
+    mib, status, out = peak("convert", t, "-o", ds, "--jobs", "2", "-q")
+    assert (status, out) == (0, [])
+    rows = pq.read_table(ds / "files.parquet").to_pylist()
+    assert [(r["boards"], r["status"]) for r in rows] == [(1, "ok")] * 12
+    assert mib < 250, f"convert --jobs 2 of a tar.gz of 12 members of 8 MiB peaked at {mib:.0f} MiB"
