@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from handrec.formats.dispatch import read
 from handrec.inputs.entries import iter_entries
 from handrec.runs import parts
 
@@ -87,3 +88,23 @@ def test_tar_members_held_in_memory_weigh_their_bytes_in_a_task(tmp_path: Path) 
     rows = pq.read_table(ds / "files.parquet").to_pylist()
     assert [(r["boards"], r["status"]) for r in rows] == [(1, "ok")] * 12
     assert mib < 250, f"convert --jobs 2 of a tar.gz of 12 members of 8 MiB peaked at {mib:.0f} MiB"
+
+
+def test_a_board_of_a_million_comment_lines(tmp_path: Path) -> None:
+    """One board with a million ``;`` comment lines (2 MB): before, some 400 bytes a line."""
+    head, rest = BASE.split("\n", 1)
+    f = tmp_path / "c.pbn"
+    f.write_text(head + "\n" + ";\n" * 1_000_000 + rest)
+    mib, status, out = peak("validate", f)
+    assert (status, out) == (0, ["1 files, 1 boards, 0 errors, 0 warnings"])
+    assert mib < 150, f"validate of a board of a million comment lines peaked at {mib:.0f} MiB"
+
+
+def test_a_run_of_semicolon_lines_is_one_comment(tmp_path: Path) -> None:
+    """The lines of a run of ``;`` comments (blanks between them allowed) are one comment, joined by
+    line ends, each without its ``;`` and trailing blanks; a tag or a call ends the run."""
+    f = tmp_path / "c.pbn"
+    f.write_text('[Event "x"] ;a  \n  ; b\n;\n[Board "1"]\n;c\n' + BASE.split("\n", 1)[1])
+    (board,) = read(f)
+    assert board.commentary == ("a\n b\n", "c")
+    assert board.comment_anchors == (("tag", 0), ("tag", 1))
