@@ -135,7 +135,8 @@ CODES: dict[str, Code] = {
              "A line over --max-line-size (default 1M) is cut at the limit; the rest of the file is read.",
              "line 1 is longer than the limit of 1048576 bytes: the rest of it is skipped"),
         Code("F014", W, "special file skipped", "{kind} skipped: not a regular file", "handrec (folders)",
-             "FIFOs, devices and sockets found inside folders are not read (reading one could block for ever).",
+             "FIFOs, devices, sockets and symbolic links to nothing found inside folders are not read (reading a "
+             "FIFO could block for ever); named on the command line, a link to nothing is F001.",
              "FIFO skipped: not a regular file"),
         Code("F016", E, "board too large",
              "board starting at line {line} is larger than the limit of {limit} bytes: not read",

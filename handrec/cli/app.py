@@ -87,9 +87,20 @@ BoardSize = Annotated[
     ),
 ]
 
+ReadTimeout = Annotated[
+    float,
+    typer.Option(
+        "--read-timeout",
+        metavar="SECONDS",
+        min=0,
+        help="Give up a FIFO named on the command line after this many seconds without data (F001; 0: wait for ever).",
+    ),
+]
 
-def _limits(member: str, archive: str, file: str, line: str, board: str):
-    """:class:`handrec.inputs.limits.Limits` from the size options; a bad or zero size ends the command (exit 2)."""
+
+def _limits(member: str, archive: str, file: str, line: str, board: str, read_timeout: float = 60.0):
+    """:class:`handrec.inputs.limits.Limits` from the size options and ``--read-timeout`` (seconds); a bad or
+    zero size ends the command (exit 2)."""
     from handrec.inputs.limits import Limits, parse_size
 
     values = []
@@ -115,6 +126,7 @@ def _limits(member: str, archive: str, file: str, line: str, board: str):
         max_file_bytes=values[2],
         max_line_bytes=values[3],
         max_board_bytes=values[4],
+        read_timeout=read_timeout,
     )
 
 

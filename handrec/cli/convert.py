@@ -16,6 +16,7 @@ from handrec.cli.app import (
     LineSize,
     MemberSize,
     PathsArg,
+    ReadTimeout,
     _files_summary,
     _limits,
     _nothing_found,
@@ -70,6 +71,7 @@ def convert(
     max_file_size: FileSize = "4G",
     max_line_size: LineSize = "1M",
     max_board_size: BoardSize = "16M",
+    read_timeout: ReadTimeout = 60.0,
     engine: Annotated[
         Engine, typer.Option("--engine", help="Where the work runs: this machine, or a Dask cluster (handrec[dask]).")
     ] = Engine.local,
@@ -130,7 +132,7 @@ def convert(
     from handrec.runs.convert import ConvertProgress, SchedulerError, WouldDrop
     from handrec.runs.convert import convert as do_convert
 
-    limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
+    limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size, read_timeout)
     if dd or dd_leads:
         _require_solver()
     dd_bar = DDProgress("double dummy") if (dd or dd_leads) and not quiet else None

@@ -16,6 +16,7 @@ from handrec.cli.app import (
     LineSize,
     MemberSize,
     PathsArg,
+    ReadTimeout,
     _files_summary,
     _limits,
     _nothing_found,
@@ -59,6 +60,7 @@ def validate(
     max_line_size: LineSize = "1M",
     max_file_size: FileSize = "4G",
     max_board_size: BoardSize = "16M",
+    read_timeout: ReadTimeout = 60.0,
     max_member_size: MemberSize = "1G",
     max_archive_size: ArchiveSize = "4G",
     dd: Annotated[
@@ -106,7 +108,7 @@ def validate(
 
     if dd:
         _require_solver()
-    limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
+    limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size, read_timeout)
     stop_at = 1 if fail_fast else max_errors
     boards = errors = warns = 0
     statuses: dict[str, int] = {}  # reports by files-table status

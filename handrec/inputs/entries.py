@@ -21,9 +21,10 @@ display path is ``archive.zip!inner/path.pbn`` (the archive's display path,
 
 **Pipes.**  The path ``-`` (standard input, shown as ``<stdin>``) and a
 file named explicitly that is not a regular file (a FIFO, ``/dev/stdin``,
-``<(command)``, a device) are opened once and read into memory, up to
-:attr:`Limits.member_bytes` (F010 over it), like a decompressed member
-(see :func:`iter_entries`).
+``<(command)``, a device) are opened once and read, up to
+:attr:`Limits.member_bytes` (F010 over it): a plain one into memory, like a
+decompressed member; an archive or a compressed one to a temporary file, then
+listed as that file (see :func:`iter_entries`).
 
 **Which files.**  Inside folders and archives, a file that sniffs as PBN
 or LIN is read, and so is one named ``.pbn``/``.lin`` (``.pbn.gz``...)
@@ -35,14 +36,17 @@ explicitly (or piped) whose first bytes are blank is an empty PBN file
 
 from __future__ import annotations
 
+import atexit
 import io
 import os
+import select
 import stat
 import sys
+import tempfile
 import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from handrec.diagnostics import Diagnostic, make
 from handrec.inputs.archives import _KINDS, _not_an_archive, _tar_entries, _zip_entries
@@ -60,13 +64,14 @@ from handrec.inputs.sniff import (
 from handrec.inputs.sources import FileSource, Input, MemorySource
 from handrec.inputs.streams import (
     _READ_ERRORS,
+    CHUNK_BYTES,
     _decompressor,
     _f001,
-    _read_all,
     _read_head,
     _read_until_error,
     _Readable,
     _reason,
+    _TimedFifo,
     _UntilError,
 )
 
@@ -141,17 +146,86 @@ def _memory_entries(data: bytes, display: str, name: str, limits: Limits) -> Ite
     yield Input(display, fmt, source=src, size=len(data), limits=limits)
 
 
-def _stream_entries(f: _Readable, display: str, name: str, what: str, limits: Limits) -> Iterator[Input | Diagnostic]:
-    """Read a stream that can be read only once (a pipe, a device) into memory, then list it."""
+def _stream_entries(
+    f: _Readable, display: str, name: str, what: str, limits: Limits, seen: set[Any]
+) -> Iterator[Input | Diagnostic]:
+    """Read a stream that can be read only once (a pipe, a device), then list it.
+
+    A plain stream is kept in memory (:class:`MemorySource`).  An archive or a compressed
+    stream (told by its first bytes) is copied as it comes to a temporary file
+    (:func:`_spool`) and listed as that file would be, under ``display``: its members
+    are then read from the file as needed, never decompressed into memory whole (a zip
+    of a few megabytes can hold gigabytes).  Either way at most
+    :attr:`Limits.member_bytes` are read (over it: F010, not read).
+    """
+    chunks: list[bytes] = []
+    n = 0
+    spool: BinaryIO | None = None
+    decided = False
     try:
-        data = _read_all(f, limits.member_bytes)
-    except _READ_ERRORS as e:
-        yield _f001(display, e)
-        return
-    if data is None:
-        yield make("F010", None, None, path=display, what=what, limit=limits.member_bytes, action="not read")
-        return
-    yield from _memory_entries(data, display, name, limits)
+        try:
+            while chunk := f.read(CHUNK_BYTES):
+                n += len(chunk)
+                if n > limits.member_bytes:
+                    yield make(
+                        "F010", None, None, path=display, what=what, limit=limits.member_bytes, action="not read"
+                    )
+                    return
+                if spool is not None:
+                    spool.write(chunk)
+                    continue
+                chunks.append(chunk)
+                if not decided and n >= SNIFF_BYTES:
+                    decided = True
+                    if _magic(b"".join(chunks)[:SNIFF_BYTES]) != "plain":
+                        spool = _spool()
+                        spool.writelines(chunks)
+                        chunks.clear()
+        except _READ_ERRORS as e:
+            yield _f001(display, e)
+            return
+        if spool is None and not decided and _magic(b"".join(chunks)[:SNIFF_BYTES]) != "plain":
+            spool = _spool()
+            spool.writelines(chunks)
+            chunks.clear()
+        if spool is None:
+            yield from _memory_entries(b"".join(chunks), display, name, limits)
+            return
+        spool.close()
+        yield from _file_entries(Path(spool.name), display, limits, True, seen, name)
+    finally:
+        if spool is not None:
+            spool.close()
+
+
+#: The temporary files of :func:`_spool`: (process id, path), removed when that process exits.
+_SPOOLS: list[tuple[int, str]] = []
+
+
+def _spool() -> BinaryIO:
+    """A new temporary file for a stream's bytes (:func:`_stream_entries`).
+
+    It lives until the process that made it exits (an input in it may be read by a
+    worker process at any time before), then it is removed (:func:`_remove_spools`);
+    a process killed by SIGKILL leaves it in the temporary folder
+    (:func:`tempfile.gettempdir`).
+    """
+    f = tempfile.NamedTemporaryFile(prefix="handrec-stream-", delete=False)  # noqa: SIM115 (closed by the caller)
+    if not _SPOOLS:
+        atexit.register(_remove_spools)
+    _SPOOLS.append((os.getpid(), f.name))
+    return f  # type: ignore[return-value]
+
+
+def _remove_spools() -> None:
+    """Remove the temporary files this process made (not those of a parent it was forked from)."""
+    pid = os.getpid()
+    for owner, path in _SPOOLS:
+        if owner == pid:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 def _stdin_entries(limits: Limits, seen: set[Any]) -> Iterator[Input | Diagnostic]:
@@ -170,23 +244,35 @@ def _stdin_entries(limits: Limits, seen: set[Any]) -> Iterator[Input | Diagnosti
     if buf is None:
         yield _f001(STDIN, "no standard input")
         return
-    yield from _stream_entries(buf, STDIN, "", "standard input", limits)
+    yield from _stream_entries(buf, STDIN, "", "standard input", limits, seen)
 
 
 def _file_entries(
-    p: Path, display: str, limits: Limits, explicit: bool, seen: set[Any]
+    p: Path, display: str, limits: Limits, explicit: bool, seen: set[Any], name: str | None = None
 ) -> Iterator[Input | Diagnostic]:
     """The inputs in one file: itself, or its members if it is an archive.
 
+    ``name``: the file name that tells an archive or a format, when not ``p``'s own (a
+    stream copied to a temporary file, :func:`_stream_entries`).
+
     Inside a folder, what is not a regular file (a FIFO, a device, a
-    socket) is skipped with F014: opening a FIFO would wait for a writer.
-    Named explicitly, it is read once, into memory (see :func:`iter_entries`).
+    socket, a symbolic link to nothing) is skipped with F014: opening a FIFO
+    would wait for a writer.
+    Named explicitly, it is read once, into memory (see :func:`iter_entries`);
+    a FIFO silent for :attr:`Limits.read_timeout` seconds is given up (F001).
     A plain file over :attr:`Limits.max_file_bytes` is not read (F010);
     inside a folder, only when it is a PBN or LIN candidate.  A file seen
     before (same device and inode) gives nothing.
     """
     try:
-        st = os.stat(p)
+        try:
+            st = os.stat(p)
+        except OSError:
+            if explicit or not stat.S_ISLNK(os.lstat(p).st_mode):
+                raise
+            # a link to nothing (or a loop of links) found in a folder: skipped as a FIFO is
+            yield make("F014", None, None, path=display, kind="broken symbolic link")
+            return
         mode = st.st_mode
         if not explicit and not stat.S_ISREG(mode):
             yield make("F014", None, None, path=display, kind=_KINDS.get(stat.S_IFMT(mode), "special file"))
@@ -196,9 +282,10 @@ def _file_entries(
             return
         seen.add(key)
         if not stat.S_ISREG(mode):
-            with open(p, "rb") as f:
+            timed = stat.S_ISFIFO(mode) and limits.read_timeout > 0 and hasattr(select, "poll")
+            with _TimedFifo(p, limits.read_timeout) if timed else open(p, "rb") as f:
                 what = _KINDS.get(stat.S_IFMT(mode), "special file")
-                yield from _stream_entries(f, display, p.name, what, limits)
+                yield from _stream_entries(f, display, p.name, what, limits, seen)
             return
         with open(p, "rb") as f:
             head = f.read(SNIFF_BYTES)
@@ -207,21 +294,22 @@ def _file_entries(
         yield _f001(display, e)
         return
     kind = _magic(head)
-    arch = _archive_name(p.name)
+    file_name = p.name if name is None else name
+    arch = _archive_name(file_name)
     if kind == "zip" or (kind == "plain" and arch == "zip" and zipfile.is_zipfile(p)):
         # (a zip archive starts with a member, or ends with its central directory when
         # something comes before it: a self-extracting archive)
         yield from _zip_entries(p, display, limits)
         return
     if kind == "plain" and size > limits.max_file_bytes:
-        if explicit or sniff(head, p.name) is not None or _bridge_name(p.name) or arch is not None:
+        if explicit or sniff(head, file_name) is not None or _bridge_name(file_name) or arch is not None:
             yield make("F010", None, None, path=display, what="file", limit=limits.max_file_bytes, action="not read")
         return
     if kind == "tar":
         yield from _tar_entries(p, display, limits)
         return
     compression = None
-    name = p.name
+    name = file_name
     if kind in ("gzip", "bz2", "xz"):
         try:
             with _UntilError(_decompressor(kind, str(p))) as z:
@@ -241,7 +329,7 @@ def _file_entries(
     if d is not None:
         yield d
         return
-    if fmt is not None or explicit or _bridge_name(p.name):
+    if fmt is not None or explicit or _bridge_name(file_name):
         yield Input(display, fmt, source=FileSource(str(p), compression), size=size, limits=limits)
 
 
@@ -262,8 +350,8 @@ def iter_entries(
     for each path or member that is not read: F001 (unreadable path,
     damaged archive or member, a file named as an archive that is none),
     F008 (unsafe member name), F009 (link or device member, an
-    archive inside an archive), F010 (size limit), F014 (FIFO or device
-    in a folder).
+    archive inside an archive), F010 (size limit), F014 (FIFO, device or
+    broken symbolic link in a folder; one named explicitly is F001).
 
     Which files are inputs: a file named explicitly, always (its
     ``format`` is ``None`` when it is not PBN or LIN: the reader reports
@@ -284,12 +372,13 @@ def iter_entries(
     Pipes: the path ``-`` is standard input, shown as ``<stdin>``
     (:data:`STDIN`; a file named ``-`` is ``./-``).  It, and any file
     named explicitly that is not a regular file (a FIFO, ``/dev/stdin``,
-    ``<(command)``, a character device), is opened once and read into
-    memory, up to :attr:`Limits.member_bytes` (over it: F010, not read),
-    then listed like a file (plain, compressed, zip or tar: members are
-    held in memory): its inputs carry their bytes
-    (:class:`MemorySource`), so they can be read again or in another
-    process.
+    ``<(command)``, a character device), is opened once and read, up to
+    :attr:`Limits.member_bytes` (over it: F010, not read), then listed like
+    a file: a plain one is held in memory (its input carries its bytes,
+    :class:`MemorySource`, so it can be read again or in another process);
+    an archive or a compressed one is copied to a temporary file, removed
+    when the process exits, and its inputs are read from there (a small zip
+    may hold gigabytes: nothing is decompressed into memory whole).
 
     Order: the arguments in order, folders sorted, archive members in
     archive order; a member of a streamed tar archive must be read before

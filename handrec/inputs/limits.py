@@ -13,7 +13,8 @@ board (a PBN game, a LIN record) over :attr:`Limits.max_board_bytes` is not
 parsed: the parsers keep none of its text past the limit, report it (F016)
 and go on at the next board (the limit reaches them through
 :func:`handrec.formats.dispatch.read_input`).  Inside folders, FIFOs, devices and
-sockets are skipped (F014).  Nothing read from an input is ever used as a
+sockets are skipped (F014); a FIFO named explicitly that stays silent for
+:attr:`Limits.read_timeout` seconds is given up (F001).  Nothing read from an input is ever used as a
 path to write to.
 """
 
@@ -49,7 +50,11 @@ class Limits:
     ``max_board_bytes``: the text of one board (a PBN game, a LIN deal),
     counted in characters as decoded: a larger board is not parsed; it is
     reported (F016, at its first line) as a board of its own and the
-    reading goes on at the next board.
+    reading goes on at the next board;
+    ``read_timeout``: seconds (not bytes) a FIFO named explicitly may stay
+    silent, before its first byte and between reads, before its reading is
+    given up (F001 naming ``--read-timeout``): a FIFO no one writes to would
+    otherwise be waited for for ever; ``0`` waits for ever.
     """
 
     member_bytes: int = 1 << 30
@@ -58,6 +63,7 @@ class Limits:
     max_file_bytes: int = 4 << 30
     max_line_bytes: int = 1 << 20
     max_board_bytes: int = 16 << 20
+    read_timeout: float = 60.0
 
 
 DEFAULT_LIMITS = Limits()

@@ -13,7 +13,9 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import os
 import re
+import select
 import tarfile
 import zipfile
 import zlib
@@ -148,6 +150,45 @@ class _UntilError:
         self._f.close()
 
     def __enter__(self) -> _UntilError:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _TimedFifo:
+    """A FIFO opened without waiting for a writer, whose reads give up after ``timeout`` seconds of silence.
+
+    ``open()`` of a FIFO blocks until some process opens it to write, for ever if none
+    does; opened with ``O_NONBLOCK`` it returns at once, and each read first polls for
+    data (Linux reports no hang-up on a FIFO that never had a writer, so the poll waits
+    for one).  A read that waits longer than ``timeout`` seconds raises
+    :class:`TimeoutError` naming ``--read-timeout``.
+
+    :raises OSError: when the FIFO cannot be opened.
+    """
+
+    __slots__ = ("_fd", "_timeout")
+
+    def __init__(self, path: str | os.PathLike[str], timeout: float) -> None:
+        self._fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self._timeout = timeout
+
+    def read(self, n: int = -1, /) -> bytes:
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
+        while True:
+            if not poller.poll(self._timeout * 1000):
+                raise TimeoutError(f"nothing written to it for {self._timeout:g} s (--read-timeout)")
+            try:
+                return os.read(self._fd, CHUNK_BYTES if n < 0 else n)
+            except BlockingIOError:  # woken without data (another reader took it): wait again
+                continue
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+    def __enter__(self) -> _TimedFifo:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -201,7 +201,8 @@ class Board:
     * ``diagnostics``: faults found while reading (syntax, bad values),
       each a :class:`handrec.diagnostics.Diagnostic`.
     * ``commentary``: free text comments in order (PBN ``{}``/``;``,
-      LIN ``nt``).
+      LIN ``nt``; a run of PBN ``;`` lines is one comment, its lines
+      joined by ``\n``).
     * ``tables``: PBN supplemental sections (tables, PBN 2.1 §5) in file
       order, each a :class:`Table`; their tag pairs are also in ``tags``.
     * ``comment_anchors``: parallel to ``commentary`` (or ``()``), where

@@ -162,6 +162,14 @@ def _part_bounds(
     return list(zip(cuts[:-1], [*cuts[1:-1], _END]))
 
 
+def _cost(inp: Input) -> int:
+    """What an input weighs in a task (bytes, at least 1): its bytes on disk, or the bytes it carries
+    when more (a tar member or a stream held in memory, decompressed: a tar.gz of 8 MiB members
+    compressed to 8 KB each would otherwise put hundreds of them, gigabytes, in one task)."""
+    data = getattr(inp.source, "data", None)
+    return max(inp.size, len(data) if data is not None else 0, 1)
+
+
 def _tasks(
     entries: Iterable[Input | Diagnostic],
     bounds: Callable[[Input], list[tuple[int, int]] | None],
@@ -169,7 +177,7 @@ def _tasks(
     strict: bool = False,
     early: bool = False,
 ) -> Iterator[_Task]:
-    """The tasks, in input order: consecutive whole inputs grouped up to about ``task_bytes``.
+    """The tasks, in input order: consecutive whole inputs grouped up to about ``task_bytes`` (by :func:`_cost`).
 
     ``early`` (a run that may stop early): the first task for a worker is read in this
     process instead (``local``), so that its first errors stop the run as soon as one
@@ -188,7 +196,7 @@ def _tasks(
         if isinstance(e, Input) and e.picklable:
             parts = bounds(e)
             if parts is None:
-                cost = max(e.size, 1)
+                cost = _cost(e)
                 if group and (size + cost > task_bytes or len(group) >= _MAX_TASK_INPUTS):
                     yield task("inputs", tuple(group))
                     group, size = [], 0
@@ -227,7 +235,7 @@ def _plan(
         if not isinstance(e, Input):
             continue
         inputs += 1
-        total += max(e.size, 0)
+        total += _cost(e)
         if not e.picklable:
             return total > pool_bytes, head
         if total > pool_bytes and (inputs > 1 or bounds(e) is not None):

@@ -333,20 +333,23 @@ def test_a_bridge_named_member_that_is_not_bridge_is_an_unknown_input(
 
 
 @pytest.mark.parametrize("mode", ["zip", "w", "w:gz", "w:xz"])
-def test_an_archive_on_standard_input_is_held_in_memory(
+def test_an_archive_on_standard_input_is_spooled_to_a_file(
     tmp_path: Path, members: dict[str, bytes], mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Copied to a temporary file as it comes, then read as that file (issue #22.4: memory)."""
     import pickle
     import sys
 
-    from handrec.inputs.sources import MemorySource, TarSource
+    from handrec.inputs.sources import TarSource, ZipSource
 
     path = _zip(tmp_path / "x", members) if mode == "zip" else _tar(tmp_path / "x", members, mode)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
     inputs = list(iter_inputs(["-"]))
     assert [i.path for i in inputs] == ["<stdin>!inner/a.pbn", "<stdin>!inner/b.lin"]
     for inp in inputs:
-        assert isinstance(inp.source, MemorySource if mode == "zip" else TarSource) and inp.picklable
+        assert isinstance(inp.source, ZipSource if mode == "zip" else TarSource) and inp.picklable
+        spool = Path(inp.source.archive)
+        assert spool.name.startswith("handrec-stream-") and spool.read_bytes() == path.read_bytes()
         again = pickle.loads(pickle.dumps(inp))
         assert len(list(read_input(again))) == (6 if again.format == "pbn" else 5)
         assert again.sha256 == hashlib.sha256(members["inner/" + again.path[-5:]]).hexdigest()

@@ -399,7 +399,13 @@ class _Emitter:
         anchors = board.comment_anchors if len(board.comment_anchors) == len(c) else (("game", 0),) * len(c)
         self.by_anchor: dict[tuple[str, int], list[str]] = {}
         for text, anchor in zip(c, anchors):
-            self.by_anchor.setdefault(anchor_of(anchor), []).append(_comment_text(text))
+            texts = self.by_anchor.setdefault(anchor_of(anchor), [])
+            text = _comment_text(text)
+            if texts and "}" in texts[-1] and "}" in text:
+                # two ; comments in a row would read back as one (a run of ; lines is one
+                # comment): this one is written as a brace comment, } as )
+                text = _wrap_comment(text.replace("}", ")"))
+            texts.append(text)
 
     def comments(self, anchor: tuple[str, int]) -> list[str]:
         return self.by_anchor.pop(anchor, [])

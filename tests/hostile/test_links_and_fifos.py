@@ -1,0 +1,109 @@
+"""Links to nothing and FIFOs without a writer (issue #22.6): exact diagnostics, exit codes, no wait.
+
+A symbolic link to nothing found in a folder is skipped with F014, as a FIFO there is; named
+on the command line it stays an unreadable input (F001, exit 2).  A FIFO named on the
+command line that no one writes to stops after ``--read-timeout`` seconds with one line.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+from typer.testing import CliRunner
+
+from handrec.cli import app
+
+from .test_bad_inputs import BASE
+
+runner = CliRunner()
+
+
+def run(*args: object) -> tuple[list[str], int]:
+    r = runner.invoke(app, [str(a) for a in args])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    return r.stdout.splitlines(), r.exit_code
+
+
+def _folder_with_broken_links(tmp_path: Path) -> Path:
+    d = tmp_path / "in"
+    d.mkdir()
+    (d / "a.pbn").write_text(BASE)
+    os.symlink(d / "gone.pbn", d / "b.pbn")  # a link to nothing, named as a bridge file
+    os.symlink("loop", d / "loop")  # a link to itself: ELOOP, not ENOENT
+    return d
+
+
+def test_a_broken_link_in_a_folder_is_skipped_as_a_fifo_is(tmp_path: Path) -> None:
+    d = _folder_with_broken_links(tmp_path)
+    out, status = run("validate", d)
+    assert out == [
+        f"{d / 'b.pbn'}:0:0: F014 warning: broken symbolic link skipped: not a regular file",
+        f"{d / 'loop'}:0:0: F014 warning: broken symbolic link skipped: not a regular file",
+        "3 files (1 ok, 2 skipped), 1 boards, 0 errors, 2 warnings",
+    ]
+    assert status == 0
+    ds = tmp_path / "ds"
+    out, status = run("convert", d, "-o", ds, "--jobs", "1", "-q")
+    assert status == 0
+    rows = pq.read_table(ds / "files.parquet").to_pylist()
+    assert [(Path(r["source_file"]).name, r["status"], r["warnings"]) for r in rows] == [
+        ("a.pbn", "ok", 0),
+        ("b.pbn", "skipped", 1),
+        ("loop", "skipped", 1),
+    ]
+
+
+def test_a_broken_link_named_explicitly_stays_an_error(tmp_path: Path) -> None:
+    d = _folder_with_broken_links(tmp_path)
+    out, status = run("validate", d / "b.pbn")
+    assert out == [
+        f"{d / 'b.pbn'}:0:0: F001 error: cannot read input: No such file or directory",
+        "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
+    ]
+    assert status == 2
+
+
+def _cli(*args: object, timeout: float = 30) -> tuple[list[str], list[str], int, float]:
+    """``handrec ARGS`` in a process of its own (a hang is a failure, not a stuck test run): out, err, status, seconds."""
+    start = time.monotonic()
+    r = subprocess.run(
+        [sys.executable, "-m", "handrec.cli", *map(str, args)], capture_output=True, text=True, timeout=timeout
+    )
+    return r.stdout.splitlines(), r.stderr.splitlines(), r.returncode, time.monotonic() - start
+
+
+def test_a_fifo_with_no_writer_times_out_with_one_line(tmp_path: Path) -> None:
+    fifo = tmp_path / "in.pbn"
+    os.mkfifo(fifo)
+    line = f"{fifo}:0:0: F001 error: cannot read input: nothing written to it for 1 s (--read-timeout)"
+    out, err, status, seconds = _cli("validate", "--read-timeout", "1", fifo)
+    assert (out, err, status) == ([line, "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings"], [], 2)
+    assert 1 <= seconds < 15
+    out, err, status, seconds = _cli("convert", "--read-timeout", "1", fifo, "-o", tmp_path / "ds", "-q")
+    assert (out, err, status) == ([], [line], 2)
+    assert 1 <= seconds < 15
+
+
+def test_a_fifo_whose_writer_comes_late_is_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "in.pbn"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        time.sleep(0.5)  # the reader is waiting for a writer by then
+        with open(fifo, "wb") as w:
+            w.write(BASE.encode()[:100])
+            w.flush()
+            time.sleep(0.5)  # silent for a while, under the timeout
+            w.write(BASE.encode()[100:])
+
+    t = threading.Thread(target=write, daemon=True)
+    t.start()
+    out, err, status, _ = _cli("validate", "--read-timeout", "5", fifo)
+    t.join(20)
+    assert (out, err, status) == (["1 files, 1 boards, 0 errors, 0 warnings"], [], 0)
