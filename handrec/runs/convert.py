@@ -110,6 +110,7 @@ from handrec.runs.convert_parts import (
 )
 from handrec.runs.pool import run_stoppable, stop_pool
 from handrec.runs.pool import start_pool as _executor  # the pool validate --jobs uses too
+from handrec.runs.progress import RunProgress, Throttle
 
 __all__ = [
     "ConvertSummary",
@@ -187,15 +188,9 @@ class ConvertSummary:
         self._count(d.status)  # (not in ``unreadable`` ...: those are of the inputs given, the exit status's)
 
 
-@dataclass(frozen=True, slots=True)
-class ConvertProgress:
-    """Where a conversion is: inputs and boards done, bytes done of ``bytes_total`` (on disk, estimated)."""
-
-    files: int
-    boards: int
-    bytes_done: int
-    bytes_total: int
-    path: str | None = None
+#: Where a conversion is: inputs and boards done, bytes done of ``bytes_total`` (on disk, estimated;
+#: see :mod:`handrec.runs.progress`).
+ConvertProgress = RunProgress
 
 
 @dataclass
@@ -230,11 +225,13 @@ def _status(inp: Input) -> str:
     return entry_status((d.code for d in inp.diagnostics), read=inp.format is not None)
 
 
-def _run_job(job: _Job) -> _JobResult:
+def _run_job(job: _Job, on_board: Callable[[int, int], None] | None = None) -> _JobResult:
     """Read and analyse the job's inputs; write their rows to the part's Parquet files.
 
     Runs in a worker process (or in the parent).  The part's files appear
     under their final names only when complete (:class:`handrec.dataset.store.PartWriter`).
+    ``on_board(boards, nbytes)`` (in the parent only: progress) is called after each board
+    with the boards and the bytes (of ``Input.size``) of the job read so far.
     """
     part = PartWriter(Path(job.work), job.part)
     buf = TableBuffers()
@@ -249,6 +246,7 @@ def _run_job(job: _Job) -> _JobResult:
     done: list[InputRows] = []
     diagnostics: list[Diagnostic] = []
     dd = dd_rows(job.dd)
+    read = [0, 0]  # the boards, and the bytes of the inputs before this one (on_board)
     with part:
         for inp in job.inputs:
             shas = job.known.get(inp.path)
@@ -261,11 +259,15 @@ def _run_job(job: _Job) -> _JobResult:
             lo = buf.next_board_id
             events = EventRecords(CHECK_BOARDS, CHECK_BOARDS_WITH_CLAIMS)  # for the claimed figures (module doc)
 
-            def keep(n: int, board: Board, rep: Replay, events: EventRecords = events) -> None:
+            def keep(n: int, board: Board, rep: Replay, events: EventRecords = events, inp: Input = inp) -> None:
                 if events.wanted:  # past the limit: only look for a first claim
                     events.add(n, record(board, rep))
+                if on_board is not None:  # the block's offset: how far the input is read
+                    on_board(read[0] + n, read[1] + min(max(board.origin.offset, 0), inp.size))
 
             n, e, w, failure, big = read_rows(read_input(inp), buf, flush, job.batch_boards, dd, keep)
+            read[0] += n
+            read[1] += inp.size
             diagnostics.extend(big)
             if failure is not None:  # as validate reports it (the boards before it are kept)
                 inp.diagnostics.append(failure_diagnostic(inp.path, failure))
@@ -400,8 +402,10 @@ def convert(
     bytes per task; ``row_group_rows``: rows per Parquet row group; ``part_bytes``: with
     ``jobs`` over 1, a plain PBN or LIN file over this is read in parts of about this size
     (default :data:`handrec.runs.parts.PART_BYTES`; see :mod:`handrec.runs.parts`).
-    ``on_progress`` is called once the workers have started, then after
-    each task; ``on_commit(n)`` after the n-th task is committed (tests
+    ``on_progress`` (:class:`handrec.runs.progress.RunProgress`) is called once the workers
+    have started, then as the tasks are taken and, for inputs read in this process
+    (``jobs`` 1), board by board (at most every :data:`handrec.runs.progress.EVERY`
+    seconds), and once when every input is read; ``on_commit(n)`` after the n-th task is committed (tests
     use it to simulate an interruption).  File-level faults land in the
     ``diagnostics`` table with a null ``board_id``; every input has a
     ``files`` row.  See :mod:`handrec.dataset.store` for the layout, resume and reuse.
@@ -548,7 +552,12 @@ def _convert(
     seq = itertools.count()
     bytes_total = total_bytes(paths)
     progress = {"files": 0, "boards": 0, "bytes": 0}
+    report = Throttle(on_progress)
     committed = 0
+
+    def tick(boards: int, nbytes: int) -> None:
+        """A board read here (``jobs`` 1, or an input read in this process): the bar moves inside the file."""
+        report(progress["files"], progress["boards"] + boards, progress["bytes"] + nbytes, bytes_total)
 
     def resolve(d: InputRows) -> InputRows:
         if d.status != "match":
@@ -566,7 +575,8 @@ def _convert(
         summary.not_read += 1
         summary._count("not_read")
 
-    def commit(inputs: list[Input] | None, part: str | None, result: _JobResult) -> None:
+    def commit(inputs: list[Input] | None, part: str | None, result: _JobResult, counted: int = 0) -> None:
+        """Commit a task's result (``counted``: its boards already in the progress, a file read in parts)."""
         nonlocal committed
         if part is not None:
             work.commit(part, result.done)
@@ -591,10 +601,10 @@ def _convert(
         stop = {d.path for d in order[-len(result.done) :] if d.status == "not_read"} if summary.stopped else set()
         summary.diagnostics.extend(x for x in result.diagnostics if x.path not in stop)
         progress["bytes"] += sum(i.size for i in inputs or ())
+        progress["boards"] -= counted
         committed += 1
-        if on_progress is not None:
-            last = result.done[-1].path if result.done else None
-            on_progress(ConvertProgress(progress["files"], progress["boards"], progress["bytes"], bytes_total, last))
+        last = result.done[-1].path if result.done else None
+        report(progress["files"], progress["boards"], progress["bytes"], bytes_total, last)
         if on_commit is not None:
             on_commit(committed)
 
@@ -616,8 +626,8 @@ def _convert(
                     not_read(inp.path, inp.format)
 
     def submit(fn: Callable[[Any], Any], j: Any) -> Future[Any]:
-        if executor is None:
-            return _done_future(fn(j))
+        if executor is None:  # jobs 1: read here, the progress board by board
+            return _done_future(fn(j, tick) if fn is _run_job else fn(j))
         if client is not None:
             return executor.submit(fn, j)
         return executor.submit(run_stoppable, fn, j)  # a task that stop_pool can interrupt
@@ -633,14 +643,14 @@ def _convert(
         acc = piece.parted
         if piece.resume_key is not None and not piece.loaded:
             work.commit_piece(res.part, *piece.resume_key, dump_piece(res))
-        progress["bytes"] += piece.share
+        progress["bytes"] += piece.share  # a big file's bytes move part by part
+        progress["boards"] += res.boards
         if acc.add(res):
             rows, diags = acc.finish(work.root, f"p{token}-{next(seq):06d}")
-            commit(None, rows.source, _JobResult([rows], diags))
+            commit(None, rows.source, _JobResult([rows], diags), counted=acc.boards)
         else:
             committed += 1
-            if on_progress is not None:
-                on_progress(ConvertProgress(progress["files"], progress["boards"], progress["bytes"], bytes_total))
+            report(progress["files"], progress["boards"], progress["bytes"], bytes_total)
             if on_commit is not None:
                 on_commit(committed)
 
@@ -682,8 +692,7 @@ def _convert(
     parted: list[Parted | None] = [None]  # the file whose parts are being read
     bounds = parts._bounds(jobs, parts.PART_BYTES if part_bytes is None else part_bytes, early=False)
     try:
-        if on_progress is not None:
-            on_progress(ConvertProgress(0, 0, 0, bytes_total))
+        report(0, 0, 0, bytes_total, force=True)
         for task in parts._tasks(_unique(iter_entries(paths, limits)), bounds if jobs > 1 else _whole, task_bytes):
             if summary.stopped:  # list the rest, read nothing
                 if task.kind == "entry":
@@ -705,7 +714,7 @@ def _convert(
                 inputs = list(task.inputs)
                 j = job(inputs)
                 if task.kind == "here":  # read now: the next entry may move its archive stream on
-                    pending.append((inputs, j.part, _done_future(_run_job(j)), None))
+                    pending.append((inputs, j.part, _done_future(_run_job(j, tick)), None))
                 else:
                     pending.append((inputs, j.part, submit(_run_job, j), None))
             while pending and (len(pending) > 2 * jobs or pending[0][2].done()):
@@ -716,6 +725,7 @@ def _convert(
             take(pending.popleft())
             if summary.stopped:
                 drop(pending)
+        report(progress["files"], progress["boards"], progress["bytes"], bytes_total, force=True)
     finally:
         if client is not None:
             _close_client(client)

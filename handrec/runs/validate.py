@@ -82,13 +82,14 @@ from handrec.diagnostics import CODES, Diagnostic, Severity, make
 from handrec.events.checks import EventChecker
 from handrec.events.games import GameRecord, record
 from handrec.formats.dispatch import read_input
-from handrec.inputs.entries import iter_entries
+from handrec.inputs.entries import iter_entries, total_bytes
 from handrec.inputs.limits import DEFAULT_LIMITS, Limits
 from handrec.inputs.sources import Input, close_archives
 from handrec.rules import validator
 from handrec.runs import parts
 from handrec.runs.parts import _Task
 from handrec.runs.pool import run_stoppable
+from handrec.runs.progress import RunProgress, Throttle
 
 __all__ = ["Finding", "InputReport", "validate_paths"]
 
@@ -273,12 +274,13 @@ def _items(
     part: tuple[int, int] | None = None,
     parser: _ParserDiagnostics | None = None,
     strict: bool = False,
+    where: list[int] | None = None,
 ) -> Iterator[_Item]:
     """The items of ``inp`` (or of one ``part`` of it, its parser diagnostics into ``parser``), one per board.
 
     ``keep``: put the Board in each item (``--dd``, in this process only).
-    ``strict``: as :func:`validate_paths` (see :func:`_prepare`).
-    An exception (a bug) ends the items with a failure.
+    ``strict``: as :func:`validate_paths` (see :func:`_prepare`).  ``where[0]``: set to
+    each board's block offset as it is read (progress).  An exception (a bug) ends the items with a failure.
     """
     diags = inp.diagnostics
     boards = read_input(inp, part=part, file_diagnostics=parser, digest=False)  # validate keeps no hash
@@ -292,6 +294,8 @@ def _items(
             yield _Item(len(diags), False, failure=_error(e), pmark=len(parser or ()))
             return
         mark, pmark, number = len(diags), len(parser or ()), board.number
+        if where is not None:
+            where[0] = board.origin.offset
         try:
             a = validator.analyse(board)
         except Exception as e:
@@ -335,7 +339,9 @@ class _LocalUnit:
 
     def __init__(self, inp: Input, keep: bool, strict: bool) -> None:
         self.path = inp.path
-        self.items: Iterator[_Item] = _items(inp, keep, strict=strict)
+        self.size = inp.size
+        self.where = [0]  # how far the input is read (progress)
+        self.items: Iterator[_Item] = _items(inp, keep, strict=strict, where=self.where)
         self._inp = inp
 
     def diagnostics(self) -> list[Diagnostic]:
@@ -345,8 +351,10 @@ class _LocalUnit:
 class _DoneUnit:
     """An input read whole (by a worker, or here ahead of its turn)."""
 
-    def __init__(self, path: str, result: _InputResult) -> None:
+    def __init__(self, path: str, result: _InputResult, size: int = 0) -> None:
         self.path = path
+        self.size = size
+        self.where = [0]
         self.items: Iterator[_Item] = _unpack(result.items)
         self._diagnostics = result.diagnostics
 
@@ -390,6 +398,8 @@ class _SplitUnit:
         self, inp: Input, count: int, first: _PartResult | _LocalPart, next_part: Callable[[], _PartResult]
     ) -> None:
         self.path = inp.path
+        self.size = inp.size
+        self.where = [0]  # the bytes of the parts before the one being reported (progress)
         self._format = inp.format or "pbn"
         self._reading: list[Diagnostic] = []
         self._parts: list[tuple[list[Diagnostic], list[int]]] = []  # each part's parser diagnostics, marks
@@ -402,6 +412,8 @@ class _SplitUnit:
     ) -> Iterator[_Item]:
         for k in range(count):
             res = first if k == 0 else next_part()
+            done = k + (not isinstance(res, _LocalPart))  # a worker's part is read whole when it comes
+            self.where[0] = self.size * done // count
             base = sum(len(p) for p, _ in self._parts)  # the parser diagnostics of the parts before
             self._reading = res.reading  # a later part's reading has read the earlier parts' too
             if isinstance(res, _LocalPart):
@@ -427,6 +439,27 @@ class _SplitUnit:
 
 
 _Unit = _LocalUnit | _DoneUnit | _SplitUnit
+
+
+def _watched(units: Iterator[_Unit | Diagnostic], report: Throttle, total: int) -> Iterator[_Unit | Diagnostic]:
+    """The units, each one's items reporting the progress as they are taken (see :mod:`handrec.runs.progress`)."""
+    done = [0, 0, 0]  # inputs and entries reported, boards, bytes of the inputs reported
+
+    def items(unit: _Unit, inner: Iterator[_Item]) -> Iterator[_Item]:
+        size, where = unit.size, unit.where
+        for item in inner:
+            done[1] += item.read
+            report(done[0], done[1], done[2] + min(max(where[0], 0), size), total, unit.path)
+            yield item
+
+    for unit in units:
+        if not isinstance(unit, Diagnostic):
+            unit.items = items(unit, unit.items)
+        yield unit
+        done[0] += 1
+        done[2] += 0 if isinstance(unit, Diagnostic) else unit.size
+        report(done[0], done[1], done[2], total, unit.path)
+    report(done[0], done[1], done[2], total, force=True)
 
 
 def _local_units(entries: Iterable[Input | Diagnostic], keep: bool, strict: bool) -> Iterator[_Unit | Diagnostic]:
@@ -496,7 +529,7 @@ def _pool_units(results: Iterator[tuple[_Task, Any]]) -> Iterator[_Unit | Diagno
                 yield _LocalUnit(inp, False, task.strict)
         else:
             for inp, res in zip(task.inputs, result if task.kind == "inputs" else [result]):
-                yield _DoneUnit(inp.path, res)
+                yield _DoneUnit(inp.path, res, inp.size)
 
 
 # =========================================================================================
@@ -645,6 +678,7 @@ def validate_paths(
     pool_bytes: int | None = None,
     part_bytes: int | None = None,
     task_bytes: int | None = None,
+    on_progress: Callable[[RunProgress], None] | None = None,
 ) -> Iterator[InputReport]:
     """Validate every PBN and LIN input under ``paths``; yield one :class:`InputReport` per input, in input order.
 
@@ -671,7 +705,9 @@ def validate_paths(
     part of a split PBN file (a PBN or LIN file over it is split) and of a
     task of whole inputs (default :data:`handrec.runs.parts.POOL_BYTES`,
     :data:`~handrec.runs.parts.PART_BYTES`, :data:`~handrec.runs.parts.TASK_BYTES`;
-    see :mod:`handrec.runs.parts`).
+    see :mod:`handrec.runs.parts`).  ``on_progress``: called with a
+    :class:`handrec.runs.progress.RunProgress` as the boards are reported (at most every
+    :data:`handrec.runs.progress.EVERY` seconds; inside a big file too) and once at the end.
 
     What is checked: every board against the Laws and the scorer
     (:func:`handrec.rules.validator.analyse`), each input's claimed event figures
@@ -708,7 +744,10 @@ def validate_paths(
             raise ImportError(ddmod.UNAVAILABLE_REASON)
     if dd_margin is not None and dd_margin < 1:
         raise ValueError(f"dd_margin must be at least 1, not {dd_margin}")
-    return _run(paths, jobs, limits, strict, max_errors, dd, dd_progress, pool_bytes, part_bytes, task_bytes, dd_margin)
+    return _run(
+        paths, jobs, limits, strict, max_errors, dd, dd_progress, pool_bytes, part_bytes, task_bytes, dd_margin,
+        on_progress,
+    )  # fmt: skip
 
 
 def _run(
@@ -723,10 +762,12 @@ def _run(
     part_bytes: int,
     task_bytes: int,
     dd_margin: int | None = None,
+    on_progress: Callable[[RunProgress], None] | None = None,
 ) -> Iterator[InputReport]:
     global _stop_event
     reporter = _Reporter(strict, max_errors, dd, dd_progress, dd_margin)
-    entries = iter_entries(list(paths), limits)
+    paths = list(paths)
+    entries = iter_entries(paths, limits)
     executor = None
     results: Iterator[tuple[_Task, Any]] | None = None
     complete = False  # every input reported: the pool has nothing left to do
@@ -748,6 +789,8 @@ def _run(
                 units = _pool_units(results)
             else:
                 units = _local_units(chain(head, entries), False, strict)
+        if on_progress is not None:
+            units = _watched(units, Throttle(on_progress), total_bytes(paths))
         for unit in units:
             rep = reporter.entry(unit) if isinstance(unit, Diagnostic) else reporter.input(unit)
             yield rep
