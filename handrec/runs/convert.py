@@ -67,6 +67,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,7 @@ from handrec.inputs.status import entry_status
 from handrec.model import Board
 from handrec.rules.replay import Replay
 from handrec.runs import parts
+from handrec.runs import progress as progress_mod
 from handrec.runs.convert_append import EXISTING, Action, WouldDrop, check_inputs, check_paths, combine
 from handrec.runs.convert_parts import (
     EventRecords,
@@ -122,6 +124,8 @@ __all__ = [
     "CHECK_BOARDS_WITH_CLAIMS",
 ]
 
+#: Seconds between two looks at the workers' counters while waiting for a part (progress).
+_POLL = 0.2
 #: Boards of one input recorded for its claimed-figure checks while none of them has a claim.
 CHECK_BOARDS = 20_000
 #: Boards of one input recorded for its claimed-figure checks when it has claims.
@@ -358,6 +362,7 @@ class _Piece:
     resume_key: tuple[str, str, tuple[int, int]] | None
     share: int
     loaded: bool
+    slot: int | None = None  # its counters in :data:`handrec.runs.progress._shared`
 
 
 #: A task in flight: its inputs (``None`` for an entry not read), its part, its result, and for
@@ -639,6 +644,11 @@ def _convert(
         if piece is None:
             commit(inputs_, part_, fut.result())
             return
+        if piece.slot is not None:  # a part read by a worker: the bar moves as the workers read
+            while not fut.done():
+                futures_wait([fut], timeout=_POLL)
+                nbytes, boards = reading([piece, *(p for *_, p in pending if p is not None)])
+                report(progress["files"], progress["boards"] + boards, progress["bytes"] + nbytes, bytes_total)
         res: PieceResult = fut.result()
         acc = piece.parted
         if piece.resume_key is not None and not piece.loaded:
@@ -680,9 +690,22 @@ def _convert(
             yield (first, None, _done_future(res), _Piece(acc, key, share, True))
             return
         last = task.index == task.count - 1
-        j = PieceJob(f"p{token}-{next(seq):06d}", str(work.root), inp, task.part, last, batch_boards, dd_job)
-        yield (first, None, submit(run_piece, j), _Piece(acc, key, share, False))
+        slot = shared.take() if shared is not None and client is None else None
+        j = PieceJob(f"p{token}-{next(seq):06d}", str(work.root), inp, task.part, last, batch_boards, dd_job, slot)
+        yield (first, None, submit(run_piece, j), _Piece(acc, key, share, False, slot))
 
+    def reading(inflight: Iterable[_Piece]) -> tuple[int, int]:
+        """The bytes and boards the parts in flight have read so far (each at most its share)."""
+        nbytes = boards = 0
+        for p in inflight:
+            if p.slot is not None:
+                b, n = shared.read(p.slot)  # type: ignore[union-attr]
+                nbytes, boards = nbytes + min(b, p.share), boards + n
+        return nbytes, boards
+
+    # Counters the forked workers share with this process (before the pool forks): how far each
+    # part in flight is read, so that one big file moves the bar before its parts end.
+    shared = progress_mod.share(4 * jobs + 4) if on_progress is not None and jobs > 1 and client is None else None
     if client is not None:
         executor: Any = client.get_executor()
     else:
@@ -735,6 +758,8 @@ def _convert(
             else:
                 executor.shutdown(wait=True, cancel_futures=True)
         close_archives()
+        if shared is not None:
+            progress_mod.unshare()
     # nothing read into a folder holding a dataset: that dataset stays as it was (nothing dropped)
     nothing = summary.files == 0 and summary.boards == 0 and (out / "files.parquet").exists()
     if existing == "refuse" and held and not nothing:

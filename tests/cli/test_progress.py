@@ -34,13 +34,15 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return f
 
 
-def _reports(run: str, f: Path, jobs: int, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> list[RunProgress]:
+def _reports(
+    run: str, f: Path, jobs: int, tmp: Path, monkeypatch: pytest.MonkeyPatch, part_bytes: int = 40_000
+) -> list[RunProgress]:
     seen: list[RunProgress] = []
     monkeypatch.setattr(rp, "EVERY", 0.0)  # every report sent: the test sees each step
     if run == "convert":
-        convert([f], tmp / "ds", jobs=jobs, part_bytes=40_000, on_progress=seen.append)
+        convert([f], tmp / "ds", jobs=jobs, part_bytes=part_bytes, on_progress=seen.append)
     else:
-        reports = validate_paths([f], jobs=jobs, pool_bytes=0, part_bytes=40_000, on_progress=seen.append)
+        reports = validate_paths([f], jobs=jobs, pool_bytes=0, part_bytes=part_bytes, on_progress=seen.append)
         assert [(r.boards, r.errors) for r in reports] == [(BOARDS, 0)]
     return seen
 
@@ -63,6 +65,8 @@ def test_bytes_move_board_by_board_with_one_job(run: str, big: Path, tmp_path: P
 
 @pytest.mark.parametrize("run", ["convert", "validate"])
 def test_bytes_move_part_by_part_with_two_jobs(run: str, big: Path, tmp_path: Path, monkeypatch) -> None:
+    """Without the workers' counters (workers not forked), the bar moves part by part."""
+    monkeypatch.setattr(rp, "share", lambda slots: None)
     size = big.stat().st_size
     seen = _reports(run, big, 2, tmp_path, monkeypatch)
     done = [p.bytes_done for p in seen]
@@ -70,6 +74,25 @@ def test_bytes_move_part_by_part_with_two_jobs(run: str, big: Path, tmp_path: Pa
     assert done[-1] == size and seen[-1].boards == BOARDS
     # each of the 8 parts adds its share of the file's bytes as its result is taken
     assert set(done) - {0} == {size * k // PARTS for k in range(1, PARTS + 1)}
+
+
+@pytest.mark.parametrize("run", ["convert", "validate"])
+def test_bytes_move_inside_a_part_read_by_a_worker(run: str, big: Path, tmp_path: Path, monkeypatch) -> None:
+    """Two parts of 300 boards, one a worker: the workers say how far they have read (shared
+    counters), so the bar moves before the first part ends."""
+    import handrec.runs.convert as rc
+    import handrec.runs.validate as rv
+
+    monkeypatch.setattr(rc, "_POLL", 0.005)
+    monkeypatch.setattr(rv, "_POLL", 0.005)
+    size = big.stat().st_size
+    seen = _reports(run, big, 2, tmp_path, monkeypatch, part_bytes=size // 2 + 1)
+    done = [p.bytes_done for p in seen]
+    assert done == sorted(done) and done[-1] == size and seen[-1].boards == BOARDS
+    inside = [p for p in seen if 0 < p.bytes_done < size // 2]
+    assert len(inside) >= 5, done  # polled 200 times a second over the 0.3 s a part takes at least
+    assert all(0 < p.boards < BOARDS for p in inside)
+    assert rp._shared is None  # the run is over: the counters are gone
 
 
 # =========================================================================================
