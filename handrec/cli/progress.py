@@ -31,6 +31,20 @@ def shown(quiet: bool = False, json: bool = False) -> bool:
     return not quiet and not json and sys.stderr.isatty()
 
 
+_CONSOLE: Any = None
+
+
+def _console() -> Any:
+    """The one rich console on stderr every bar shares: a bar started while another is drawn
+    (the solver's, while validate reads) is drawn below it, not over it."""
+    global _CONSOLE
+    if _CONSOLE is None:
+        from rich.console import Console
+
+        _CONSOLE = Console(stderr=True)
+    return _CONSOLE
+
+
 class _Rate:
     """Items per second over the last :data:`WINDOW` seconds of samples (``None`` before half a second of them)."""
 
@@ -72,7 +86,6 @@ class Bar:
         self._tty: bool | None = None
 
     def _start(self, total: int | None) -> None:
-        from rich.console import Console
         from rich.progress import (
             BarColumn,
             DownloadColumn,
@@ -89,7 +102,7 @@ class Bar:
             done,
             TextColumn("{task.fields[info]}"),
             TimeRemainingColumn(),
-            console=Console(stderr=True),
+            console=_console(),
             transient=True,
             speed_estimate_period=WINDOW,
             redirect_stdout=False,  # standard output stays the command's output (a pipe, a file)

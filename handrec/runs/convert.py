@@ -408,10 +408,12 @@ def convert(
     ``jobs`` over 1, a plain PBN or LIN file over this is read in parts of about this size
     (default :data:`handrec.runs.parts.PART_BYTES`; see :mod:`handrec.runs.parts`).
     ``on_progress`` (:class:`handrec.runs.progress.RunProgress`) is called once the workers
-    have started, then as the tasks are taken and, for inputs read in this process
-    (``jobs`` 1), board by board (at most every :data:`handrec.runs.progress.EVERY`
-    seconds), and once when every input is read; ``on_commit(n)`` after the n-th task is committed (tests
-    use it to simulate an interruption).  File-level faults land in the
+    have started, then as the tasks are taken, board by board for inputs read in this
+    process (``jobs`` 1), as the forked workers read while a part of a big file is waited
+    for (:class:`handrec.runs.progress.Shared`), at most every
+    :data:`handrec.runs.progress.EVERY` seconds, and once when every input is read.
+    ``on_commit(n)`` is called after the n-th task is committed (tests use it to simulate
+    an interruption).  File-level faults land in the
     ``diagnostics`` table with a null ``board_id``; every input has a
     ``files`` row.  See :mod:`handrec.dataset.store` for the layout, resume and reuse.
 
