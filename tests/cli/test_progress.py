@@ -201,3 +201,23 @@ def test_double_dummy_bar_only_when_enabled() -> None:
         assert proc.wait(timeout=60) == 0
         text = err.decode()
         assert ("40/40" in text and "deals/s" in text) is shown, text
+
+
+def test_boards_per_second_over_the_last_30_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rate shown does not jump: it is counted over a window, so one burst of boards moves it
+    by that burst's share of 30 seconds, not to the burst's own speed."""
+    import handrec.cli.progress as cp
+
+    now = [0.0]
+    monkeypatch.setattr(cp.time, "monotonic", lambda: now[0])
+    rate = cp._Rate()
+    assert rate.add(0) is None
+    now[0] = 0.2
+    assert rate.add(20) is None  # under half a second of samples: not known yet
+    for t in range(1, 61):  # 100 boards a second for a minute
+        now[0] = float(t)
+        steady = rate.add(100 * t)
+    assert steady == 100.0
+    now[0] = 61.0
+    # 3,000 boards in one second: over the window (samples from t=30 on), about 197 a second
+    assert rate.add(6_100 + 3_000) == pytest.approx((9_100 - 3_000) / 31)
