@@ -62,6 +62,7 @@ def booklet(
         str | None, typer.Option("--player", help="Personal hand records of the pairs a player played in.")
     ] = None,
     no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (with --dd).")] = False,
 ) -> None:
     """Print a hand-record booklet: the deals, then the results.
 
@@ -110,7 +111,7 @@ def booklet(
 
     from handrec.booklet.views import BookletSummary, NothingToPrint
 
-    progress = DDProgress() if dd else None
+    progress = DDProgress(enabled=not quiet) if dd else None
     summary = BookletSummary()
     empty = False
     session = dd_session(no_dd_cache)  # solved tables kept for the next run (unless --no-dd-cache)

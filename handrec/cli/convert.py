@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -26,6 +25,7 @@ from handrec.cli.app import (
     app,
 )
 from handrec.cli.dd import NO_CACHE_HELP, DDProgress
+from handrec.cli.progress import Bar, shown
 
 
 def _dd_cache_dir():
@@ -127,8 +127,6 @@ def convert(
     one with the first or the N-th error (in input order, whatever --jobs)
     and the exit status is 1.
     """
-    import time
-
     from handrec.runs.convert import ConvertProgress, SchedulerError, WouldDrop
     from handrec.runs.convert import convert as do_convert
 
@@ -145,33 +143,12 @@ def convert(
     if output.exists() and not output.is_dir():
         typer.echo(f"handrec: cannot write {_printable(str(output))}: it is a file, not a folder", err=True)
         raise typer.Exit(2)
-    show = not quiet and sys.stderr.isatty()
-    bar: dict = {}
-    started = time.monotonic()
+    bar = Bar("converting", enabled=shown(quiet))  # drawn from the first report: the workers exist then
 
     def on_progress(p: ConvertProgress) -> None:
-        if not show:
-            return
-        if not bar:  # started only now: the worker processes exist, so no thread is forked
-            from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+        bar.update(p.bytes_done, p.bytes_total, boards=p.boards, files=p.files)
 
-            progress = Progress(
-                TextColumn("[bold]converting"),
-                BarColumn(),
-                DownloadColumn(),
-                TextColumn("{task.fields[files]} files, {task.fields[boards]} boards, {task.fields[rate]} boards/s"),
-                TimeRemainingColumn(),
-                transient=True,
-            )
-            progress.start()
-            bar["progress"] = progress
-            bar["task"] = progress.add_task("convert", total=p.bytes_total or None, files=0, boards=0, rate=0)
-        rate = round(p.boards / max(time.monotonic() - started, 1e-3))
-        bar["progress"].update(bar["task"], completed=p.bytes_done, files=p.files, boards=p.boards, rate=rate)
-
-    def stop() -> None:
-        if bar:
-            bar["progress"].stop()
+    stop = bar.close
 
     from handrec.dataset.lock import DatasetBusy
 

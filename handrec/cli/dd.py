@@ -2,13 +2,11 @@
 
 :func:`dd_session` sets up the solver of a command (the persistent cache, or
 none with ``--no-dd-cache``) and :class:`DDProgress` draws the progress bar
-(rich, only on a terminal: deals solved, deals/s, time left).
+(:mod:`handrec.cli.progress`, only on a terminal: deals solved, deals/s, time left).
 """
 
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
@@ -22,47 +20,29 @@ NO_CACHE_HELP = "Neither read nor write the double-dummy cache ($HANDREC_DD_CACH
 
 
 class DDProgress:
-    """A ``progress(done, total)`` callback drawing a rich bar on stderr (only when it is a terminal):
-    deals solved of the total, deals per second and the time left.  Each solving call (a
-    ``progress(0, total)``) starts a bar of its own; :meth:`close` removes the last one."""
+    """A ``progress(done, total)`` callback drawing the bar of :mod:`handrec.cli.progress` for the
+    solver: deals solved of the total, deals per second and the time left (only when
+    ``enabled`` and stderr is a terminal: :func:`handrec.cli.progress.shown`).  Each solving
+    call (a ``progress(0, total)``) starts a bar of its own; :meth:`close` removes the last one."""
 
-    def __init__(self, label: str = "double dummy") -> None:
+    def __init__(self, label: str = "double dummy", *, enabled: bool = True) -> None:
+        from handrec.cli.progress import Bar, shown
+
         self.label = label
-        self.enabled = sys.stderr.isatty()
-        self._bar: Any = None
-        self._task: Any = None
-        self._started = 0.0
+        self.enabled = enabled and shown()
+        self._bar = Bar(label, unit="count", what="deals", enabled=self.enabled)
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total <= 0:
             return
-        if done == 0 or self._bar is None:
-            self.close()
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self._bar = Progress(
-                TextColumn(f"[bold]{self.label}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("deals  {task.fields[rate]} deals/s"),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self._bar.start()
-            self._task = self._bar.add_task(self.label, total=total, rate="-")
-            self._started = time.monotonic()
-        elapsed = time.monotonic() - self._started
-        rate = f"{done / elapsed:.1f}" if done and elapsed > 0 else "-"
-        self._bar.update(self._task, completed=done, rate=rate)
+        if done == 0:
+            self._bar.close()
+        self._bar.update(done, total)
         if done >= total:
-            self.close()
+            self._bar.close()
 
     def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-            self._bar = None
+        self._bar.close()
 
 
 @contextmanager

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,6 +14,23 @@ from handrec.cli.app import (
     _printable,
     app,
 )
+from handrec.cli.progress import Bar, shown
+
+if TYPE_CHECKING:
+    from handrec.model import Board
+
+
+def _counted(boards: Iterator[Board], bar: Bar, total: int) -> Iterator[Board]:
+    """The boards, the bar moved as each is taken (at most every tenth of a second)."""
+    last = 0.0
+    n = 0
+    for n, board in enumerate(boards, 1):
+        yield board
+        now = time.monotonic()
+        if now - last >= 0.1:
+            last = now
+            bar.update(n, total)
+    bar.update(n, total)
 
 
 @app.command()
@@ -36,6 +55,7 @@ def generate(
             " claims, passed-out, doubled and redoubled boards; --plain: none of these.",
         ),
     ] = True,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Write random, fully legal boards (deal, auction, play, result, score) as PBN or LIN.
 
@@ -55,6 +75,8 @@ def generate(
         typer.echo("handrec: --output must end in .pbn or .lin", err=True)
         raise typer.Exit(2)
     gen = generate_boards(boards * tables, seed, path=str(output), tables=tables, event=event, realistic=realistic)
+    bar = Bar("generating", unit="count", enabled=shown(quiet))
+    gen = _counted(gen, bar, boards * tables)
     if suffix == ".pbn":
         from handrec.formats.pbn.writer import dump
     else:
@@ -70,8 +92,12 @@ def generate(
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
+        finally:
+            bar.close()
     except OSError as e:
         typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
         raise typer.Exit(2) from None
+    if quiet:
+        return
     games = f" ({n} games)" if tables > 1 else ""
     typer.echo(f"{boards if tables > 1 else n} boards{games} -> {_printable(str(output))}", err=True)

@@ -26,6 +26,7 @@ from handrec.cli.app import (
     app,
 )
 from handrec.cli.dd import NO_CACHE_HELP, DDProgress, dd_session, interrupted_note
+from handrec.cli.progress import Bar, shown
 from handrec.diagnostics import Severity
 
 
@@ -79,6 +80,9 @@ def validate(
         ),
     ] = 3,
     no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar (the faults and the summary are printed as ever).")
+    ] = False,
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
 
@@ -116,7 +120,13 @@ def validate(
     all_diags = []
     out = sys.stdout
     worklist = []
-    bar = DDProgress() if dd else None
+    show = shown(quiet, format is DiagFormat.json)  # on a terminal only, never with JSON
+    bar = DDProgress(enabled=show) if dd else None
+    reading = Bar("validating", enabled=show)  # drawn from the first report: the workers exist then
+
+    def on_progress(p) -> None:
+        reading.update(p.bytes_done, p.bytes_total, boards=p.boards, files=p.files)
+
     session = dd_session(no_dd_cache) if dd else nullcontext()
     solver = None
     try:
@@ -130,6 +140,7 @@ def validate(
                 dd=dd,
                 dd_progress=bar,
                 dd_margin=dd_margin if dd else None,
+                on_progress=on_progress if show else None,
             )
             for report in reports:
                 status = entry_status((f.diagnostic.code for f in report.findings), read=report.is_input)
@@ -150,7 +161,7 @@ def validate(
                         doc["board_number"] = finding.board_number
                         all_diags.append(doc)
                     else:
-                        out.write(_printable(str(d)) + "\n")
+                        reading.write(out, _printable(str(d)) + "\n")
     except BrokenProcessPool:
         out.flush()
         typer.echo("handrec: a worker process stopped unexpectedly (killed, or out of memory?); try --jobs 1", err=True)
@@ -162,6 +173,7 @@ def validate(
         typer.echo(interrupted_note(solver) if solver is not None else "handrec: interrupted", err=True)
         raise typer.Exit(130) from None
     finally:
+        reading.close()
         if bar is not None:
             bar.close()
     stopped = stop_at is not None and errors >= stop_at

@@ -65,6 +65,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,7 @@ from handrec.inputs.status import entry_status
 from handrec.model import Board
 from handrec.rules.replay import Replay
 from handrec.runs import parts
+from handrec.runs import progress as progress_mod
 from handrec.runs.convert_append import EXISTING, Action, WouldDrop, check_inputs, check_paths, combine
 from handrec.runs.convert_parts import (
     EventRecords,
@@ -108,6 +110,7 @@ from handrec.runs.convert_parts import (
 )
 from handrec.runs.pool import run_stoppable, stop_pool
 from handrec.runs.pool import start_pool as _executor  # the pool validate --jobs uses too
+from handrec.runs.progress import RunProgress, Throttle
 
 __all__ = [
     "ConvertSummary",
@@ -116,6 +119,9 @@ __all__ = [
     "WouldDrop",
     "convert",
 ]
+
+#: Seconds between two looks at the workers' counters while waiting for a part (progress).
+_POLL = 0.2
 
 
 @dataclass
@@ -178,15 +184,9 @@ class ConvertSummary:
         self._count(d.status)  # (not in ``unreadable`` ...: those are of the inputs given, the exit status's)
 
 
-@dataclass(frozen=True, slots=True)
-class ConvertProgress:
-    """Where a conversion is: inputs and boards done, bytes done of ``bytes_total`` (on disk, estimated)."""
-
-    files: int
-    boards: int
-    bytes_done: int
-    bytes_total: int
-    path: str | None = None
+#: Where a conversion is: inputs and boards done, bytes done of ``bytes_total`` (on disk, estimated;
+#: see :mod:`handrec.runs.progress`).
+ConvertProgress = RunProgress
 
 
 @dataclass
@@ -221,11 +221,13 @@ def _status(inp: Input) -> str:
     return entry_status((d.code for d in inp.diagnostics), read=inp.format is not None)
 
 
-def _run_job(job: _Job) -> _JobResult:
+def _run_job(job: _Job, on_board: Callable[[int, int], None] | None = None) -> _JobResult:
     """Read and analyse the job's inputs; write their rows to the part's Parquet files.
 
     Runs in a worker process (or in the parent).  The part's files appear
     under their final names only when complete (:class:`handrec.dataset.store.PartWriter`).
+    ``on_board(boards, nbytes)`` (in the parent only: progress) is called after each board
+    with the boards and the bytes (of ``Input.size``) of the job read so far.
     """
     part = PartWriter(Path(job.work), job.part)
     buf = TableBuffers()
@@ -240,6 +242,7 @@ def _run_job(job: _Job) -> _JobResult:
     done: list[InputRows] = []
     diagnostics: list[Diagnostic] = []
     dd = dd_rows(job.dd)
+    read = [0, 0]  # the boards, and the bytes of the inputs before this one (on_board)
     with part:
         for inp in job.inputs:
             shas = job.known.get(inp.path)
@@ -252,10 +255,14 @@ def _run_job(job: _Job) -> _JobResult:
             lo = buf.next_board_id
             events = EventRecords()  # for the claimed figures (module doc)
 
-            def keep(n: int, board: Board, rep: Replay, events: EventRecords = events) -> None:
+            def keep(n: int, board: Board, rep: Replay, events: EventRecords = events, inp: Input = inp) -> None:
                 events.add(n, record(board, rep))
+                if on_board is not None:  # the block's offset: how far the input is read
+                    on_board(read[0] + n, read[1] + min(max(board.origin.offset, 0), inp.size))
 
             n, e, w, failure, big = read_rows(read_input(inp), buf, flush, job.batch_boards, dd, keep)
+            read[0] += n
+            read[1] += inp.size
             diagnostics.extend(big)
             if failure is not None:  # as validate reports it (the boards before it are kept)
                 inp.diagnostics.append(failure_diagnostic(inp.path, failure))
@@ -346,6 +353,7 @@ class _Piece:
     resume_key: tuple[str, str, tuple[int, int]] | None
     share: int
     loaded: bool
+    slot: int | None = None  # its counters in :data:`handrec.runs.progress._shared`
 
 
 #: A task in flight: its inputs (``None`` for an entry not read), its part, its result, and for
@@ -390,9 +398,13 @@ def convert(
     bytes per task; ``row_group_rows``: rows per Parquet row group; ``part_bytes``: with
     ``jobs`` over 1, a plain PBN or LIN file over this is read in parts of about this size
     (default :data:`handrec.runs.parts.PART_BYTES`; see :mod:`handrec.runs.parts`).
-    ``on_progress`` is called once the workers have started, then after
-    each task; ``on_commit(n)`` after the n-th task is committed (tests
-    use it to simulate an interruption).  File-level faults land in the
+    ``on_progress`` (:class:`handrec.runs.progress.RunProgress`) is called once the workers
+    have started, then as the tasks are taken, board by board for inputs read in this
+    process (``jobs`` 1), as the forked workers read while a part of a big file is waited
+    for (:class:`handrec.runs.progress.Shared`), at most every
+    :data:`handrec.runs.progress.EVERY` seconds, and once when every input is read.
+    ``on_commit(n)`` is called after the n-th task is committed (tests use it to simulate
+    an interruption).  File-level faults land in the
     ``diagnostics`` table with a null ``board_id``; every input has a
     ``files`` row.  See :mod:`handrec.dataset.store` for the layout, resume and reuse.
 
@@ -538,7 +550,12 @@ def _convert(
     seq = itertools.count()
     bytes_total = total_bytes(paths)
     progress = {"files": 0, "boards": 0, "bytes": 0}
+    report = Throttle(on_progress)
     committed = 0
+
+    def tick(boards: int, nbytes: int) -> None:
+        """A board read here (``jobs`` 1, or an input read in this process): the bar moves inside the file."""
+        report(progress["files"], progress["boards"] + boards, progress["bytes"] + nbytes, bytes_total)
 
     def resolve(d: InputRows) -> InputRows:
         if d.status != "match":
@@ -556,7 +573,8 @@ def _convert(
         summary.not_read += 1
         summary._count("not_read")
 
-    def commit(inputs: list[Input] | None, part: str | None, result: _JobResult) -> None:
+    def commit(inputs: list[Input] | None, part: str | None, result: _JobResult, counted: int = 0) -> None:
+        """Commit a task's result (``counted``: its boards already in the progress, a file read in parts)."""
         nonlocal committed
         if part is not None:
             work.commit(part, result.done)
@@ -581,10 +599,10 @@ def _convert(
         stop = {d.path for d in order[-len(result.done) :] if d.status == "not_read"} if summary.stopped else set()
         summary.diagnostics.extend(x for x in result.diagnostics if x.path not in stop)
         progress["bytes"] += sum(i.size for i in inputs or ())
+        progress["boards"] -= counted
         committed += 1
-        if on_progress is not None:
-            last = result.done[-1].path if result.done else None
-            on_progress(ConvertProgress(progress["files"], progress["boards"], progress["bytes"], bytes_total, last))
+        last = result.done[-1].path if result.done else None
+        report(progress["files"], progress["boards"], progress["bytes"], bytes_total, last)
         if on_commit is not None:
             on_commit(committed)
 
@@ -606,8 +624,8 @@ def _convert(
                     not_read(inp.path, inp.format)
 
     def submit(fn: Callable[[Any], Any], j: Any) -> Future[Any]:
-        if executor is None:
-            return _done_future(fn(j))
+        if executor is None:  # jobs 1: read here, the progress board by board
+            return _done_future(fn(j, tick) if fn is _run_job else fn(j))
         if client is not None:
             return executor.submit(fn, j)
         return executor.submit(run_stoppable, fn, j)  # a task that stop_pool can interrupt
@@ -619,18 +637,23 @@ def _convert(
         if piece is None:
             commit(inputs_, part_, fut.result())
             return
+        if piece.slot is not None:  # a part read by a worker: the bar moves as the workers read
+            while not fut.done():
+                futures_wait([fut], timeout=_POLL)
+                nbytes, boards = reading([piece, *(p for *_, p in pending if p is not None)])
+                report(progress["files"], progress["boards"] + boards, progress["bytes"] + nbytes, bytes_total)
         res: PieceResult = fut.result()
         acc = piece.parted
         if piece.resume_key is not None and not piece.loaded:
             work.commit_piece(res.part, *piece.resume_key, dump_piece(res))
-        progress["bytes"] += piece.share
+        progress["bytes"] += piece.share  # a big file's bytes move part by part
+        progress["boards"] += res.boards
         if acc.add(res):
             rows, diags = acc.finish(work.root, f"p{token}-{next(seq):06d}")
-            commit(None, rows.source, _JobResult([rows], diags))
+            commit(None, rows.source, _JobResult([rows], diags), counted=acc.boards)
         else:
             committed += 1
-            if on_progress is not None:
-                on_progress(ConvertProgress(progress["files"], progress["boards"], progress["bytes"], bytes_total))
+            report(progress["files"], progress["boards"], progress["bytes"], bytes_total)
             if on_commit is not None:
                 on_commit(committed)
 
@@ -660,9 +683,22 @@ def _convert(
             yield (first, None, _done_future(res), _Piece(acc, key, share, True))
             return
         last = task.index == task.count - 1
-        j = PieceJob(f"p{token}-{next(seq):06d}", str(work.root), inp, task.part, last, batch_boards, dd_job)
-        yield (first, None, submit(run_piece, j), _Piece(acc, key, share, False))
+        slot = shared.take() if shared is not None and client is None else None
+        j = PieceJob(f"p{token}-{next(seq):06d}", str(work.root), inp, task.part, last, batch_boards, dd_job, slot)
+        yield (first, None, submit(run_piece, j), _Piece(acc, key, share, False, slot))
 
+    def reading(inflight: Iterable[_Piece]) -> tuple[int, int]:
+        """The bytes and boards the parts in flight have read so far (each at most its share)."""
+        nbytes = boards = 0
+        for p in inflight:
+            if p.slot is not None:
+                b, n = shared.read(p.slot)  # type: ignore[union-attr]
+                nbytes, boards = nbytes + min(b, p.share), boards + n
+        return nbytes, boards
+
+    # Counters the forked workers share with this process (before the pool forks): how far each
+    # part in flight is read, so that one big file moves the bar before its parts end.
+    shared = progress_mod.share(4 * jobs + 4) if on_progress is not None and jobs > 1 and client is None else None
     if client is not None:
         executor: Any = client.get_executor()
     else:
@@ -672,8 +708,7 @@ def _convert(
     parted: list[Parted | None] = [None]  # the file whose parts are being read
     bounds = parts._bounds(jobs, parts.PART_BYTES if part_bytes is None else part_bytes, early=False)
     try:
-        if on_progress is not None:
-            on_progress(ConvertProgress(0, 0, 0, bytes_total))
+        report(0, 0, 0, bytes_total, force=True)
         for task in parts._tasks(_unique(iter_entries(paths, limits)), bounds if jobs > 1 else _whole, task_bytes):
             if summary.stopped:  # list the rest, read nothing
                 if task.kind == "entry":
@@ -695,7 +730,7 @@ def _convert(
                 inputs = list(task.inputs)
                 j = job(inputs)
                 if task.kind == "here":  # read now: the next entry may move its archive stream on
-                    pending.append((inputs, j.part, _done_future(_run_job(j)), None))
+                    pending.append((inputs, j.part, _done_future(_run_job(j, tick)), None))
                 else:
                     pending.append((inputs, j.part, submit(_run_job, j), None))
             while pending and (len(pending) > 2 * jobs or pending[0][2].done()):
@@ -706,6 +741,7 @@ def _convert(
             take(pending.popleft())
             if summary.stopped:
                 drop(pending)
+        report(progress["files"], progress["boards"], progress["bytes"], bytes_total, force=True)
     finally:
         if client is not None:
             _close_client(client)
@@ -715,6 +751,8 @@ def _convert(
             else:
                 executor.shutdown(wait=True, cancel_futures=True)
         close_archives()
+        if shared is not None:
+            progress_mod.unshare()
     # nothing read into a folder holding a dataset: that dataset stays as it was (nothing dropped)
     nothing = summary.files == 0 and summary.boards == 0 and (out / "files.parquet").exists()
     if existing == "refuse" and held and not nothing:

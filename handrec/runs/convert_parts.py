@@ -51,6 +51,7 @@ from handrec.inputs.status import entry_status
 from handrec.model import Board
 from handrec.rules.replay import Replay
 from handrec.rules.validator import analyse
+from handrec.runs.progress import note
 from handrec.runs.validate import _merge, _ParserDiagnostics
 
 __all__ = ["PieceJob", "PieceResult", "Parted", "EventRecords", "read_rows", "run_piece", "dd_rows", "counts"]
@@ -169,7 +170,8 @@ class PieceJob:
     """A part of a big file for a worker: read ``inp``'s characters ``span`` into the part ``part`` in ``work``.
 
     ``last``: the file's last part (it reads to the end: its reading hashes the bytes);
-    ``batch_boards``, ``dd``: as :class:`handrec.runs.convert._Job`.
+    ``batch_boards``, ``dd``: as :class:`handrec.runs.convert._Job`; ``slot``: where the
+    worker says how far it has read (:func:`handrec.runs.progress.note`), or ``None``.
     """
 
     part: str
@@ -179,6 +181,7 @@ class PieceJob:
     last: bool
     batch_boards: int
     dd: tuple[str | None, int | None, bool] | None = None
+    slot: int | None = None
 
 
 @dataclass
@@ -223,7 +226,12 @@ def run_piece(job: PieceJob) -> PieceResult:
 
     with part:
         boards = read_input(inp, part=job.span, file_diagnostics=parser, digest=job.last)
-        keep = lambda n, board, rep: records.append(record(board, rep))  # noqa: E731
+        start = job.span[0]
+
+        def keep(n: int, board: Board, rep: Replay) -> None:
+            records.append(record(board, rep))
+            note(job.slot, max(board.origin.offset - start, 0), n)  # (characters, about bytes)
+
         n, e, w, failure, big = read_rows(boards, buf, flush, job.batch_boards, dd_rows(job.dd), keep)
         flush()
     why = None if failure is None else f"{type(failure).__name__}: {failure}"

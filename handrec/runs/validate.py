@@ -73,6 +73,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
+from concurrent.futures import wait as futures_wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import chain
@@ -82,13 +83,14 @@ from handrec.diagnostics import CODES, Diagnostic, Severity, make
 from handrec.events.checks import EventChecker
 from handrec.events.games import GameRecord, record
 from handrec.formats.dispatch import read_input
-from handrec.inputs.entries import iter_entries
+from handrec.inputs.entries import iter_entries, total_bytes
 from handrec.inputs.limits import DEFAULT_LIMITS, Limits
 from handrec.inputs.sources import Input, close_archives
 from handrec.rules import validator
-from handrec.runs import parts
+from handrec.runs import parts, progress
 from handrec.runs.parts import _Task
 from handrec.runs.pool import run_stoppable
+from handrec.runs.progress import RunProgress, Throttle, note
 
 __all__ = ["Finding", "InputReport", "validate_paths"]
 
@@ -206,6 +208,8 @@ class _ParserDiagnostics(list):
 #: any more); ``None`` when no pool runs, and in a worker not forked (a pool of spawned workers just
 #: finishes its tasks).  The process that runs the pool never stops a reading for it.
 _stop_event: tuple[Any, int] | None = None
+#: Seconds between two looks at the workers' counters while a result is waited for (progress).
+_POLL = 0.2
 #: Boards between two looks at :data:`_stop_event`.
 _STOP_EVERY = 32
 
@@ -273,12 +277,15 @@ def _items(
     part: tuple[int, int] | None = None,
     parser: _ParserDiagnostics | None = None,
     strict: bool = False,
+    where: list[int] | None = None,
+    slot: int | None = None,
 ) -> Iterator[_Item]:
     """The items of ``inp`` (or of one ``part`` of it, its parser diagnostics into ``parser``), one per board.
 
     ``keep``: put the Board in each item (``--dd``, in this process only).
-    ``strict``: as :func:`validate_paths` (see :func:`_prepare`).
-    An exception (a bug) ends the items with a failure.
+    ``strict``: as :func:`validate_paths` (see :func:`_prepare`).  ``where[0]``: set to
+    each board's block offset as it is read (progress); ``slot``: in a worker, where it says
+    how far its part is read (:func:`handrec.runs.progress.note`).  An exception (a bug) ends the items with a failure.
     """
     diags = inp.diagnostics
     boards = read_input(inp, part=part, file_diagnostics=parser, digest=False)  # validate keeps no hash
@@ -292,6 +299,10 @@ def _items(
             yield _Item(len(diags), False, failure=_error(e), pmark=len(parser or ()))
             return
         mark, pmark, number = len(diags), len(parser or ()), board.number
+        if where is not None:
+            where[0] = board.origin.offset
+        if slot is not None:
+            note(slot, max(board.origin.offset - part[0], 0) if part else board.origin.offset, n + 1)
         try:
             a = validator.analyse(board)
         except Exception as e:
@@ -316,12 +327,12 @@ def _read_inputs(inputs: list[Input], strict: bool = False) -> list[_InputResult
     return [_InputResult(_pack(list(_items(inp, strict=strict))), inp.diagnostics) for inp in inputs]
 
 
-def _read_part(inp: Input, part: tuple[int, int], strict: bool = False) -> _PartResult | None:
+def _read_part(inp: Input, part: tuple[int, int], strict: bool = False, slot: int | None = None) -> _PartResult | None:
     """A worker's task: one part of a plain PBN or LIN file (``None`` once the run has stopped)."""
     if _stopping():
         return None
     parser = _ParserDiagnostics(inp.diagnostics)
-    items = _pack(list(_items(inp, part=part, parser=parser, strict=strict)))
+    items = _pack(list(_items(inp, part=part, parser=parser, strict=strict, slot=slot)))
     return _PartResult(items, inp.diagnostics, list(parser), parser.marks)
 
 
@@ -335,7 +346,9 @@ class _LocalUnit:
 
     def __init__(self, inp: Input, keep: bool, strict: bool) -> None:
         self.path = inp.path
-        self.items: Iterator[_Item] = _items(inp, keep, strict=strict)
+        self.size = inp.size
+        self.where = [0]  # how far the input is read (progress)
+        self.items: Iterator[_Item] = _items(inp, keep, strict=strict, where=self.where)
         self._inp = inp
 
     def diagnostics(self) -> list[Diagnostic]:
@@ -345,8 +358,10 @@ class _LocalUnit:
 class _DoneUnit:
     """An input read whole (by a worker, or here ahead of its turn)."""
 
-    def __init__(self, path: str, result: _InputResult) -> None:
+    def __init__(self, path: str, result: _InputResult, size: int = 0) -> None:
         self.path = path
+        self.size = size
+        self.where = [0]
         self.items: Iterator[_Item] = _unpack(result.items)
         self._diagnostics = result.diagnostics
 
@@ -390,6 +405,8 @@ class _SplitUnit:
         self, inp: Input, count: int, first: _PartResult | _LocalPart, next_part: Callable[[], _PartResult]
     ) -> None:
         self.path = inp.path
+        self.size = inp.size
+        self.where = [0]  # the bytes of the parts before the one being reported (progress)
         self._format = inp.format or "pbn"
         self._reading: list[Diagnostic] = []
         self._parts: list[tuple[list[Diagnostic], list[int]]] = []  # each part's parser diagnostics, marks
@@ -402,6 +419,8 @@ class _SplitUnit:
     ) -> Iterator[_Item]:
         for k in range(count):
             res = first if k == 0 else next_part()
+            done = k + (not isinstance(res, _LocalPart))  # a worker's part is read whole when it comes
+            self.where[0] = self.size * done // count
             base = sum(len(p) for p, _ in self._parts)  # the parser diagnostics of the parts before
             self._reading = res.reading  # a later part's reading has read the earlier parts' too
             if isinstance(res, _LocalPart):
@@ -445,33 +464,58 @@ def _done(value: Any) -> Future[Any]:
     return f
 
 
-def _submit(executor: Executor, task: _Task) -> Future[Any]:
+def _submit(executor: Executor, task: _Task, slot: int | None = None) -> Future[Any]:
     if task.kind == "entry" or task.local:  # a local task is read when its turn comes (_pool_units)
         return _done(None)
     if task.kind == "here":  # read now: the next entry may move its archive stream on
         inp = task.inputs[0]
         return _done(_InputResult(_pack(list(_items(inp, strict=task.strict))), inp.diagnostics))
     if task.kind == "part":
-        return executor.submit(run_stoppable, _read_part, task.inputs[0], task.part, task.strict)
+        return executor.submit(run_stoppable, _read_part, task.inputs[0], task.part, task.strict, slot)
     return executor.submit(run_stoppable, _read_inputs, list(task.inputs), task.strict)
 
 
-def _in_order(tasks: Iterable[_Task], executor: Executor, jobs: int) -> Iterator[tuple[_Task, Any]]:
+def _in_order(
+    tasks: Iterable[_Task],
+    executor: Executor,
+    jobs: int,
+    waiting: Callable[[list[tuple[int, int]]], None] | None = None,
+) -> Iterator[tuple[_Task, Any]]:
     """Run the tasks, at most ``2 * jobs`` in flight; yield ``(task, result)`` in task order.
 
     A ``local`` task is yielded only once ``2 * jobs`` tasks after it are in flight (or there
-    are no more): the workers read those while this process reads it.
+    are no more): the workers read those while this process reads it.  ``waiting(parts)``:
+    called every :data:`_POLL` seconds while a result is waited for, with the slot and the
+    share of the file's bytes of each part in flight (:data:`handrec.runs.progress._shared`).
     """
     pending: deque[tuple[_Task, Future[Any]]] = deque()
+    slots: dict[Future[Any], tuple[int, int]] = {}  # a part's future: its slot, its share of the bytes
+    shared = progress._shared if waiting is not None else None
+
+    def submit(task: _Task) -> Future[Any]:
+        slot = shared.take() if shared is not None and task.kind == "part" and not task.local else None
+        f = _submit(executor, task, slot)
+        if slot is not None:
+            size = task.inputs[0].size
+            slots[f] = (slot, size * (task.index + 1) // task.count - size * task.index // task.count)
+        return f
+
+    def result(f: Future[Any]) -> Any:
+        while waiting is not None and slots and not f.done():
+            futures_wait([f], timeout=_POLL)
+            waiting([slots[g] for g in chain([f], (g for _, g in pending)) if g in slots])
+        slots.pop(f, None)
+        return f.result()
+
     try:
         for task in tasks:
-            pending.append((task, _submit(executor, task)))
+            pending.append((task, submit(task)))
             while pending and (len(pending) > 2 * jobs or (pending[0][1].done() and not pending[0][0].local)):
                 t, f = pending.popleft()
-                yield t, f.result()
+                yield t, result(f)
         while pending:
             t, f = pending.popleft()
-            yield t, f.result()
+            yield t, result(f)
     finally:
         for _, f in pending:
             f.cancel()
@@ -496,7 +540,7 @@ def _pool_units(results: Iterator[tuple[_Task, Any]]) -> Iterator[_Unit | Diagno
                 yield _LocalUnit(inp, False, task.strict)
         else:
             for inp, res in zip(task.inputs, result if task.kind == "inputs" else [result]):
-                yield _DoneUnit(inp.path, res)
+                yield _DoneUnit(inp.path, res, inp.size)
 
 
 # =========================================================================================
@@ -645,6 +689,7 @@ def validate_paths(
     pool_bytes: int | None = None,
     part_bytes: int | None = None,
     task_bytes: int | None = None,
+    on_progress: Callable[[RunProgress], None] | None = None,
 ) -> Iterator[InputReport]:
     """Validate every PBN and LIN input under ``paths``; yield one :class:`InputReport` per input, in input order.
 
@@ -671,7 +716,9 @@ def validate_paths(
     part of a split PBN file (a PBN or LIN file over it is split) and of a
     task of whole inputs (default :data:`handrec.runs.parts.POOL_BYTES`,
     :data:`~handrec.runs.parts.PART_BYTES`, :data:`~handrec.runs.parts.TASK_BYTES`;
-    see :mod:`handrec.runs.parts`).
+    see :mod:`handrec.runs.parts`).  ``on_progress``: called with a
+    :class:`handrec.runs.progress.RunProgress` as the boards are reported (at most every
+    :data:`handrec.runs.progress.EVERY` seconds; inside a big file too) and once at the end.
 
     What is checked: every board against the Laws and the scorer
     (:func:`handrec.rules.validator.analyse`), each input's claimed event figures
@@ -708,7 +755,10 @@ def validate_paths(
             raise ImportError(ddmod.UNAVAILABLE_REASON)
     if dd_margin is not None and dd_margin < 1:
         raise ValueError(f"dd_margin must be at least 1, not {dd_margin}")
-    return _run(paths, jobs, limits, strict, max_errors, dd, dd_progress, pool_bytes, part_bytes, task_bytes, dd_margin)
+    return _run(
+        paths, jobs, limits, strict, max_errors, dd, dd_progress, pool_bytes, part_bytes, task_bytes, dd_margin,
+        on_progress,
+    )  # fmt: skip
 
 
 def _run(
@@ -723,14 +773,18 @@ def _run(
     part_bytes: int,
     task_bytes: int,
     dd_margin: int | None = None,
+    on_progress: Callable[[RunProgress], None] | None = None,
 ) -> Iterator[InputReport]:
     global _stop_event
     reporter = _Reporter(strict, max_errors, dd, dd_progress, dd_margin)
-    entries = iter_entries(list(paths), limits)
+    paths = list(paths)
+    entries = iter_entries(paths, limits)
     executor = None
     results: Iterator[tuple[_Task, Any]] | None = None
     complete = False  # every input reported: the pool has nothing left to do
     units: Iterator[_Unit | Diagnostic]
+    meter = None if on_progress is None else progress.Meter(Throttle(on_progress), total_bytes(paths))
+    shared = None
     try:
         if dd or jobs == 1:
             units = _local_units(entries, dd, strict)
@@ -742,12 +796,16 @@ def _run(
 
                 stop = multiprocessing.Event()
                 _stop_event = (stop, os.getpid())  # the workers forked now see it
+                if meter is not None:  # and the counters of how far their parts are read
+                    shared = progress.share(4 * jobs + 4)
                 executor = start_pool(jobs)
                 tasks = parts._tasks(chain(head, entries), bounds, task_bytes, strict, early=max_errors is not None)
-                results = _in_order(tasks, executor, jobs)
+                results = _in_order(tasks, executor, jobs, meter.waiting if meter is not None else None)
                 units = _pool_units(results)
             else:
                 units = _local_units(chain(head, entries), False, strict)
+        if meter is not None:
+            units = meter.watched(units)
         for unit in units:
             rep = reporter.entry(unit) if isinstance(unit, Diagnostic) else reporter.input(unit)
             yield rep
@@ -767,4 +825,6 @@ def _run(
                 stop.set()  # a forked worker drops its task at its next look (and does not start one)
                 stop_pool(executor)  # and every worker is interrupted now
             _stop_event = None
+        if shared is not None:
+            progress.unshare()
         close_archives()
