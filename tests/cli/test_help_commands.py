@@ -102,7 +102,8 @@ def test_schema_of_a_converted_dataset(tmp_path: Path) -> None:
     ]
     assert "  mp_ns               DOUBLE     North-South's matchpoints" in r.stdout
     assert (
-        "  rank                BIGINT     The pair's place in its session and direction (ties share a rank)." in lines
+        "  rank                BIGINT     The place in its session and direction, by pct or imps (ties share a rank);"
+        " null when unranked." in lines
     )
     # every column of every table and view has a description
     assert [line for line in lines if line.startswith("  ") and len(line.split(None, 2)) < 3] == []

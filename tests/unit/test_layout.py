@@ -27,7 +27,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("handrec.dataset",),
     ("handrec.booklet", "handrec.site"),
     ("handrec.runs",),
-    ("handrec.cli",),
+    ("handrec.cli", "handrec.__main__"),
 ]
 
 #: "About 800 lines" (issue #16): past this a module is two modules.
