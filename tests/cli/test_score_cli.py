@@ -356,3 +356,27 @@ def test_pairs_with_nothing_to_compare_have_no_percentage_nor_rank(tmp_path: Pat
     ranking = text[text.index("Ranking NS") :].splitlines()
     assert ranking[1].split() == ["Rank", "Pair", "Boards", "MP", "Top", "%"]
     assert all(line.startswith("-") and line.split()[-2:] == ["0", "0"] for line in ranking[2:5])
+
+
+HAND_RECORDS = "\n".join(
+    f'[Event "Club"]\n[Board "{b}"]\n[Dealer "{d}"]\n[Vulnerable "{v}"]\n[Deal "{deal}"]\n'
+    for b, d, v, deal in ((1, "N", "None", DEAL1), (2, "E", "NS", DEAL2))
+)
+
+
+def test_score_skips_a_file_of_hand_records_and_says_so_once(tmp_path: Path, club: Path) -> None:
+    """Issue #19 point 7: a file of hand records (deals, no result) is not scored board by board
+    ("Board 1: no result", ...): one line says the file holds hand records only."""
+    hands = tmp_path / "hands.pbn"
+    hands.write_text(HAND_RECORDS)
+    r = run("score", hands)
+    assert r.exit_code == 1  # nothing to score, as with no board at all
+    assert r.stdout == ""
+    assert r.stderr == f"handrec: {hands}: hand records only (2 boards, no results): not scored\n"
+    j = run("score", hands, "-f", "json")
+    assert json.loads(j.stdout) == {"method": None, "events": []}
+    both = run("score", hands, club)
+    assert both.exit_code == 0
+    assert both.stdout == run("score", club).stdout  # the club's results, scored as without the hand records
+    assert "no result" not in both.stdout
+    assert both.stderr == f"handrec: {hands}: hand records only (2 boards, no results): not scored\n"
