@@ -59,8 +59,8 @@ def score(
         ScoreTableChoice | None,
         typer.Option(
             "--table",
-            help="With --format csv: which table to write (travellers: a row per result, or per deal of a "
-            "session, or per teams board; rankings: a row per pair or team). Default: travellers.",
+            help="Which table to write (travellers: a row per result, or per deal of a session, or per teams "
+            "board; rankings: a row per pair or team). Default: both in text, travellers in csv; not with json.",
         ),
     ] = None,
     neuberg: Annotated[
@@ -91,13 +91,13 @@ def score(
         else:
             recs.extend(file_recs)
         input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
-    if table is not None and format is not ScoreFormat.csv:
-        typer.echo("handrec: --table goes with --format csv (text and json show both tables)", err=True)
+    if table is not None and format is ScoreFormat.json:
+        typer.echo("handrec: --table goes with --format text or csv (json holds both tables)", err=True)
         raise typer.Exit(2)
     for path, n in hand_records:
         typer.echo(_printable(f"handrec: {path}: hand records only ({_boards(n)}, no results): not scored"), err=True)
     events = score_event(recs, None if method is ScoreMethod.auto else Method(method.value), neuberg=neuberg)
-    text = render(events, format.value, table=(table or ScoreTableChoice.travellers).value)
+    text = render(events, format.value, table=None if table is None else table.value)
     PlainWriter(sys.stdout, json=format is ScoreFormat.json).write(text)  # names are data: no control characters
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
