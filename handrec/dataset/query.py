@@ -43,7 +43,17 @@ from handrec.events.travellers import row_score
 from handrec.model import ModelError, Vulnerability
 from handrec.scoring.imps import IMP_THRESHOLDS, imps
 
-__all__ = ["connect", "connect_db", "materialise", "dataset_state", "run", "QueryError", "csv_value", "write_csv"]
+__all__ = [
+    "connect",
+    "connect_db",
+    "materialise",
+    "dataset_state",
+    "run",
+    "describe",
+    "QueryError",
+    "csv_value",
+    "write_csv",
+]
 
 
 class QueryError(ValueError):
@@ -729,3 +739,24 @@ def write_csv(out: IO[str], cols: list[str], rows: list[tuple[Any, ...]]) -> Non
     w = csv.writer(out, lineterminator="\n")
     w.writerow(cols)
     w.writerows([tuple(csv_value(v) for v in row) for row in rows])
+
+
+def describe(
+    dataset: str | os.PathLike[str] | None, *, db: str | os.PathLike[str] | None = None
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The dataset's tables and views with their columns (``handrec query DIR`` without SQL):
+    ``(["table", "kind", "column", "type"], rows)``, one row per column, the Parquet tables
+    (kind ``table``) before the views (kind ``view``), each in name order, its columns in
+    order; the type is DuckDB's (``VARCHAR``, ``INTEGER``, ``STRUCT(...)``).  ``dataset`` and
+    ``db`` as :func:`run` takes them.
+
+    :raises QueryError: as :func:`run`.
+    """
+    names = ", ".join(f"'{n}'" for n in SCHEMAS)  # names handrec chose: no quoting needed
+    sql = f"""
+        SELECT table_name AS "table", CASE WHEN table_name IN ({names}) THEN 'table' ELSE 'view' END AS kind,
+               column_name AS "column", data_type AS "type"
+        FROM information_schema.columns
+        WHERE table_name <> '{_META}'
+        ORDER BY kind, table_name, ordinal_position"""
+    return run(dataset, sql, db=db)
