@@ -1,4 +1,4 @@
-"""``handrec convert``: write the inputs as a Parquet dataset (boards, calls, plays, diagnostics, tables)."""
+"""``handrec convert``: write the inputs as a Parquet dataset (boards, calls, plays, diagnostics, supplemental)."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def convert(
 ) -> None:
     """Convert PBN, LIN and USEBIO files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
 
-    Tables: boards, calls, plays, diagnostics, tables, files.  Inputs unchanged
+    Tables: boards, calls, plays, diagnostics, supplemental, files.  Inputs unchanged
     since DIR was written keep their rows without being read again.  With
     --fail-fast or --max-errors N the dataset holds the inputs up to the
     one with the first or the N-th error (in input order, whatever --jobs)

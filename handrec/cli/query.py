@@ -30,7 +30,7 @@ def query(
         typer.Argument(
             metavar="[DIR] [SQL]",
             help="A dataset folder written by 'handrec convert' (optional with --db), then SQL over the tables "
-            "boards, calls, plays, diagnostics, tables, files and the views travellers, rankings. "
+            "boards, calls, plays, diagnostics, supplemental, files and the views travellers, rankings. "
             "Without SQL: the tables and views with their columns.",
             show_default=False,
         ),

@@ -2,7 +2,8 @@
 
 :func:`connect` opens an in-memory DuckDB database with one view per
 Parquet table of the dataset (``boards``, ``calls``, ``plays``,
-``diagnostics``, ``tables``, ``files``), registers handrec's scoring functions, and then
+``diagnostics``, ``supplemental``, ``files``; an older dataset's ``tables.parquet`` as
+``supplemental``), registers handrec's scoring functions, and then
 locks the connection down: the tables are scanned through pyarrow, so
 DuckDB is given no file access at all (external access disabled): a query
 can neither read other files nor write anywhere, the dataset folder
@@ -38,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from handrec import __version__
-from handrec.dataset.tables import SCHEMA_VERSION, SCHEMAS
+from handrec.dataset.tables import RENAMED, SCHEMA_VERSION, SCHEMAS
 from handrec.events.travellers import row_score
 from handrec.model import ModelError, Vulnerability
 from handrec.scoring.imps import IMP_THRESHOLDS, imps
@@ -368,6 +369,9 @@ def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]
     if not (root / "boards.parquet").is_file():
         raise QueryError(f"{shown}: no handrec dataset here (boards.parquet missing); run 'handrec convert' first")
     files = {name: root / f"{name}.parquet" for name in SCHEMAS if (root / f"{name}.parquet").is_file()}
+    for name, old in RENAMED.items():  # an older dataset: its file of the table under its old name
+        if name not in files and (root / f"{old}.parquet").is_file():
+            files[name] = root / f"{old}.parquet"
     runs: dict[bytes | None, list[str]] = {}
     versions = set()
     for name, f in files.items():
