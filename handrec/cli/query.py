@@ -60,7 +60,7 @@ def query(
     handrec query DIR (or --db FILE) without SQL lists the tables and
     views with their columns and types.
     """
-    from handrec.dataset.query import QueryError, describe, materialise, run, write_csv
+    from handrec.dataset.query import QueryError, list_columns, materialise, run, write_csv
 
     args = args or []
     unknown = [a for a in args if _OPTION_LIKE.fullmatch(a)]
@@ -86,7 +86,7 @@ def query(
         if db is not None and dataset is not None and materialise(dataset, db):
             typer.echo(f"handrec: {_printable(str(dataset))} -> {_printable(str(db))}", err=True)
         if sql is None:
-            cols, rows = describe(None if db is not None else dataset, db=db)
+            cols, rows = list_columns(None if db is not None else dataset, db=db)
         else:
             cols, rows = run(None if db is not None else dataset, sql, allow_external=allow_external, db=db)
     except QueryError as e:

@@ -50,7 +50,7 @@ __all__ = [
     "materialise",
     "dataset_state",
     "run",
-    "describe",
+    "list_columns",
     "QueryError",
     "csv_value",
     "write_csv",
@@ -745,22 +745,23 @@ def write_csv(out: IO[str], cols: list[str], rows: list[tuple[Any, ...]]) -> Non
     w.writerows([tuple(csv_value(v) for v in row) for row in rows])
 
 
-def describe(
+def list_columns(
     dataset: str | os.PathLike[str] | None, *, db: str | os.PathLike[str] | None = None
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """The dataset's tables and views with their columns (``handrec query DIR`` without SQL):
     ``(["table", "kind", "column", "type"], rows)``, one row per column, the Parquet tables
-    (kind ``table``) before the views (kind ``view``), each in name order, its columns in
-    order; the type is DuckDB's (``VARCHAR``, ``INTEGER``, ``STRUCT(...)``).  ``dataset`` and
-    ``db`` as :func:`run` takes them.
+    (kind ``table``) before the views (kind ``view``), in the order of ``handrec schema``
+    (:data:`SCHEMAS`, :data:`VIEWS`; any other after them by name), each one's columns in
+    order; the type is DuckDB's (``VARCHAR``, ``INTEGER``, ``STRUCT(...)``).  ``dataset``
+    and ``db`` as :func:`run` takes them.
 
     :raises QueryError: as :func:`run`.
     """
-    names = ", ".join(f"'{n}'" for n in SCHEMAS)  # names handrec chose: no quoting needed
     sql = f"""
-        SELECT table_name AS "table", CASE WHEN table_name IN ({names}) THEN 'table' ELSE 'view' END AS kind,
-               column_name AS "column", data_type AS "type"
-        FROM information_schema.columns
-        WHERE table_name <> '{_META}'
-        ORDER BY kind, table_name, ordinal_position"""
-    return run(dataset, sql, db=db)
+        SELECT table_name, column_name, data_type, ordinal_position FROM information_schema.columns
+        WHERE table_name <> '{_META}'"""
+    order = {name: i for i, name in enumerate([*SCHEMAS, *VIEWS])}
+    _, rows = run(dataset, sql, db=db)
+    rows.sort(key=lambda r: (order.get(r[0], len(order)), r[0], r[3]))
+    kind = {name: "table" for name in SCHEMAS}
+    return ["table", "kind", "column", "type"], [(t, kind.get(t, "view"), c, ty) for t, c, ty, _ in rows]
