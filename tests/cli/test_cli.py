@@ -42,8 +42,8 @@ def test_validate_sample_data_exact_output() -> None:
     s = str(SAMPLE)
     assert lines == [
         f"{s}/bbo_hands.lin:1:141: A301 error: 1D by N does not outrank 1H",
-        f"{s}/club_pairs.pbn:89:1: S601 error: Score NS 470 but 2SX by S taking 10 tricks scores NS 670",
-        f"{s}/club_pairs.pbn:190:1: C503 error: Result 10 but declarer took 11 tricks in the play",
+        f"{s}/club_pairs.pbn:92:1: S601 error: Score NS 470 but 2SX by S taking 10 tricks scores NS 670",
+        f"{s}/club_pairs.pbn:195:1: C503 error: Result 10 but declarer took 11 tricks in the play",
         "3 files, 44 boards, 3 errors, 0 warnings",
     ]
 
@@ -462,3 +462,43 @@ def test_export_to_standard_output(tmp_path: Path, monkeypatch) -> None:
     )
     assert r.stderr.splitlines()[-1] == "1 boards -> standard output"
     assert not (tmp_path / "-").exists()
+
+
+def test_club_pairs_sample_reads_like_a_club_file() -> None:
+    """Issue #19 point 7: sample_data/club_pairs.pbn names its event, club, players and scoring
+    program as a club's file does (not "handrec generated"); its boards and results are unchanged."""
+    from handrec.formats.dispatch import read
+
+    boards = list(read(SAMPLE / "club_pairs.pbn"))
+    assert {(b.tag("Event"), b.tag("Site"), b.tag("Date"), b.tag("Application")) for b in boards} == {
+        ("Sunday Afternoon Pairs", "Riverside Bridge Club, Reading GBR", "2026.11.29", "ClubScorer 4.2")
+    }
+    players = {b.tag(seat) for b in boards for seat in ("North", "East", "South", "West")}
+    assert players == {
+        "Ann Porter",
+        "Robert Hale",
+        "Catherine Lowe",
+        "Daniel Reyes",
+        "Evelyn Marsh",
+        "Fay Whitaker",
+        "Angus Reid",
+        "Harold Finch",
+    }
+    assert [(b.number, str(b.contract), str(b.declarer), b.result, b.tag("Score")) for b in boards] == [
+        (1, "2H", "W", 9, "NS -140"),
+        (2, "2NT", "S", 5, "NS -300"),
+        (3, "2SX", "S", 10, "NS 470"),
+        (4, "2S", "W", 8, "NS -110"),
+        (5, "2H", "E", 9, "NS -140"),
+        (6, "3NT", "N", 10, "NS 460"),
+        (7, "2S", "W", 8, "NS -110"),
+        (8, "4H", "N", 9, "NS -50"),
+    ]
+    r = run("score", SAMPLE / "club_pairs.pbn")
+    assert r.stdout.splitlines()[:5] == [
+        "Sunday Afternoon Pairs: Butler IMPs (datum = mean without the top and bottom score)",
+        "",
+        "Board 1: 1 result",
+        "NS                           EW                         Contract  By  Tricks  Score NS  IMP NS  IMP EW",
+        "Ann Porter - Catherine Lowe  Angus Reid - Fay Whitaker  2H        W        9      -140",
+    ]
