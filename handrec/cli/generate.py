@@ -17,7 +17,16 @@ from handrec.cli.app import (
 @app.command()
 def generate(
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="File to write: .pbn or .lin.")],
-    boards: Annotated[int, typer.Option("--boards", "-n", min=1, metavar="N", help="How many boards.")] = 16,
+    boards: Annotated[
+        int,
+        typer.Option(
+            "--boards",
+            "-n",
+            min=1,
+            metavar="N",
+            help="How many deals (board numbers); with --tables T, each played T times.",
+        ),
+    ] = 16,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Random seed (same seed, same boards).")] = 1,
     tables: Annotated[
         int,
@@ -60,5 +69,6 @@ def generate(
     except OSError as e:
         typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
         raise typer.Exit(2) from None
-    games = f" ({n} games)" if tables > 1 else ""
-    typer.echo(f"{boards if tables > 1 else n} boards{games} -> {_printable(str(output))}", err=True)
+    # boards: the games written, as validate, convert and export will count them
+    deals = f" ({boards} deal{'s' if boards != 1 else ''} x {tables} tables)" if tables > 1 else ""
+    typer.echo(f"{n} boards{deals} -> {_printable(str(output))}", err=True)

@@ -95,7 +95,9 @@ def score(
         typer.echo("handrec: --table goes with --format text or csv (json holds both tables)", err=True)
         raise typer.Exit(2)
     for path, n in hand_records:
-        typer.echo(_printable(f"handrec: {path}: hand records only ({_boards(n)}, no results): not scored"), err=True)
+        typer.echo(
+            _printable(f"handrec: {path}: hand records only ({_boards(n)}, none with a result): not scored"), err=True
+        )
     events = score_event(recs, None if method is ScoreMethod.auto else Method(method.value), neuberg=neuberg)
     text = render(events, format.value, table=None if table is None else table.value)
     PlainWriter(sys.stdout, json=format is ScoreFormat.json).write(text)  # names are data: no control characters

@@ -249,7 +249,7 @@ def test_generate_tables_writes_a_pairs_session_with_travellers(tmp_path: Path) 
     out = tmp_path / "session.pbn"
     r = runner.invoke(app, ["generate", "-n", "3", "--tables", "2", "--seed", "4", "-o", str(out)])
     assert r.exit_code == 0, r.output
-    assert r.stderr == f"3 boards (6 games) -> {out}\n"
+    assert r.stderr == f"6 boards (3 deals x 2 tables) -> {out}\n"
     from handrec import read
     from handrec.rules.replay import replay
 
@@ -502,3 +502,27 @@ def test_club_pairs_sample_reads_like_a_club_file() -> None:
         "NS                           EW                         Contract  By  Tricks  Score NS  IMP NS  IMP EW",
         "Ann Porter - Catherine Lowe  Angus Reid - Fay Whitaker  2H        W        9      -140",
     ]
+
+
+def test_every_summary_counts_boards_alike(tmp_path: Path) -> None:
+    """Issue #19 point 7: "boards" is the same count in every command's summary line (a table's
+    record of a board, as validate counts them): club_session.pbn is 8 board numbers played at 4
+    tables, 32 boards; the booklet and the site add their 8 diagrams or deals."""
+    src = SAMPLE / "club_session.pbn"
+    lines = {
+        "validate": run("validate", src).output.splitlines()[-1],
+        "convert": run("convert", src, "-o", tmp_path / "ds").output.splitlines()[-1],
+        "export": run("export", src, "-o", tmp_path / "x.pbn").output.splitlines()[-1],
+        "booklet": run("booklet", src, "-o", tmp_path / "b.html").output.splitlines()[-1],
+        "site": run("site", src, "-o", tmp_path / "site").output.splitlines()[-1],
+        "generate": run("generate", "-n", "8", "--tables", "4", "-o", tmp_path / "g.pbn").output.splitlines()[-1],
+    }
+    assert lines == {
+        "validate": "1 files, 32 boards, 0 errors, 0 warnings",
+        "convert": f"1 files, 32 boards, 0 errors, 0 warnings -> {tmp_path / 'ds'}",
+        "export": f"32 boards -> {tmp_path / 'x.pbn'}",
+        "booklet": f"32 boards (8 diagrams) -> {tmp_path / 'b.html'}",
+        "site": f"1 session, 32 boards (8 deals), 8 score cards -> {tmp_path / 'site' / 'index.html'}",
+        "generate": f"32 boards (8 deals x 4 tables) -> {tmp_path / 'g.pbn'}",
+    }
+    assert run("validate", tmp_path / "g.pbn").output.splitlines()[-1] == "1 files, 32 boards, 0 errors, 0 warnings"

@@ -403,11 +403,11 @@ def test_score_skips_a_file_of_hand_records_and_says_so_once(tmp_path: Path, clu
     r = run("score", hands)
     assert r.exit_code == 1  # nothing to score, as with no board at all
     assert r.stdout == ""
-    assert r.stderr == f"handrec: {hands}: hand records only (2 boards, no results): not scored\n"
+    assert r.stderr == f"handrec: {hands}: hand records only (2 boards, none with a result): not scored\n"
     j = run("score", hands, "-f", "json")
     assert json.loads(j.stdout) == {"method": None, "events": []}
     both = run("score", hands, club)
     assert both.exit_code == 0
     assert both.stdout == run("score", club).stdout  # the club's results, scored as without the hand records
     assert "no result" not in both.stdout
-    assert both.stderr == f"handrec: {hands}: hand records only (2 boards, no results): not scored\n"
+    assert both.stderr == f"handrec: {hands}: hand records only (2 boards, none with a result): not scored\n"
