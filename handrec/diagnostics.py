@@ -479,8 +479,9 @@ CODES: dict[str, Code] = {
              "ScoreMP value 'NS ?' cannot be read"),
         Code("S610", I, "claimed figures not checked",
              "claimed event figures (ScoreMP, ScoreTable...) not checked: the input has more than {limit} boards",
-             "handrec (convert memory bound)",
-             "convert keeps memory bounded: the event checks of an input with very many boards are skipped.",
+             "handrec (convert memory bound, until issue #22)",
+             "No longer reported: convert checks every input whole, its records kept on disk past 50,000 "
+             "(as validate); the code stays for datasets written before.",
              "claimed event figures (ScoreMP, ScoreTable...) not checked: the input has more than 200000 boards"),
         Code("S611", W, "ScoreTable percentage by another formula",
              "ScoreTable row {row} {column} {value} is {note}, not 100 * MP / top over {detail} ({expected})",

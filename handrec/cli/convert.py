@@ -53,6 +53,18 @@ def convert(
     force: Annotated[
         bool, typer.Option("--force", help="Re-read every input, also those unchanged since DIR was written.")
     ] = False,
+    append: Annotated[
+        bool,
+        typer.Option(
+            "--append",
+            help="Keep every input DIR holds and add the inputs given: unchanged ones skipped, changed ones "
+            "replaced, new ones added at the end (one line each on stderr).",
+        ),
+    ] = False,
+    replace: Annotated[
+        bool,
+        typer.Option("--replace", help="Rebuild DIR with only the inputs given, dropping the others it holds."),
+    ] = False,
     max_member_size: MemberSize = "1G",
     max_archive_size: ArchiveSize = "4G",
     max_file_size: FileSize = "4G",
@@ -106,20 +118,25 @@ def convert(
     """Convert PBN, LIN and USEBIO files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
 
     Tables: boards, calls, plays, diagnostics, supplemental, files.  Inputs unchanged
-    since DIR was written keep their rows without being read again.  With
+    since DIR was written keep their rows without being read again.  When DIR
+    holds inputs not given this time, convert refuses (exit status 2) unless
+    --append keeps them or --replace drops them.  With
     --fail-fast or --max-errors N the dataset holds the inputs up to the
     one with the first or the N-th error (in input order, whatever --jobs)
     and the exit status is 1.
     """
     import time
 
-    from handrec.runs.convert import ConvertProgress, SchedulerError
+    from handrec.runs.convert import ConvertProgress, SchedulerError, WouldDrop
     from handrec.runs.convert import convert as do_convert
 
     limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size)
     if dd or dd_leads:
         _require_solver()
     dd_bar = DDProgress("double dummy") if (dd or dd_leads) and not quiet else None
+    if append and replace:
+        typer.echo("handrec: --append keeps the inputs DIR holds and --replace drops them: give one", err=True)
+        raise typer.Exit(2)
     if scheduler is not None and engine is not Engine.dask:
         typer.echo("handrec: --scheduler goes with --engine dask (it names the Dask cluster to run on)", err=True)
         raise typer.Exit(2)
@@ -178,9 +195,14 @@ def convert(
             dd_progress=dd_bar,
             wait=wait,
             on_wait=waiting,
+            existing="append" if append else "replace" if replace else "refuse",
         )
     except DatasetBusy as e:
         typer.echo(f"handrec: {_printable(str(e))}; run again when it ends, or add --wait", err=True)
+        raise typer.Exit(2) from None
+    except WouldDrop as e:
+        stop()
+        typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
     except (ImportError, SchedulerError) as e:
         stop()
@@ -197,16 +219,22 @@ def convert(
         typer.echo("handrec: interrupted; run the same command with --resume to continue", err=True)
         raise typer.Exit(130) from None
     stop()
+    refused = ("F008", "F009", "F010", "F014")
+    faults = [d for d in summary.diagnostics if _unreadable(d.code) or d.code in refused]
+    if not summary.written:  # nothing read: its errors first, they are the news
+        for d in faults:
+            typer.echo(_printable(str(d)), err=True)
     if not quiet:
+        for a in summary.actions:
+            typer.echo(f"{_printable(a.path)}: {a.action}", err=True)
         files = _files_summary(summary.statuses, f"{summary.resumed} resumed" if summary.resumed else "")
         typer.echo(
             f"{files}, {summary.boards} boards, {summary.errors} errors, {summary.warnings} warnings"
             + (f" -> {_printable(str(output))}" if summary.written else ""),
             err=True,
         )
-    refused = ("F008", "F009", "F010", "F014")
-    for d in summary.diagnostics:
-        if _unreadable(d.code) or d.code in refused:
+    if summary.written:
+        for d in faults:
             typer.echo(_printable(str(d)), err=True)
     bad = summary.unreadable or any(_unreadable(d.code) or d.code in ("F008", "F010") for d in summary.diagnostics)
     if summary.stopped:
@@ -218,7 +246,10 @@ def convert(
             err=True,
         )
     if not summary.written:
-        typer.echo(f"handrec: no input was read; the dataset in {_printable(str(output))} is left as it was", err=True)
+        there = f"the dataset in {_printable(str(output))} is left as it was"
+        if not (output / "files.parquet").exists():
+            there = f"nothing was written to {_printable(str(output))}"
+        typer.echo(f"handrec: no input was read; {there}", err=True)
     if not summary.statuses:
         _nothing_found(paths)
         raise typer.Exit(1)

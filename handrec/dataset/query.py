@@ -39,10 +39,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from handrec import __version__
+from handrec.dataset.score_views import RANKINGS_COLUMNS, RANKINGS_SQL, TRAVELLERS_COLUMNS, TRAVELLERS_SQL
 from handrec.dataset.tables import RENAMED, SCHEMA_VERSION, SCHEMAS
 from handrec.events.travellers import row_score
 from handrec.model import ModelError, Vulnerability
-from handrec.scoring.imps import IMP_THRESHOLDS, imps
+from handrec.scoring.imps import imps
+
+_TRAVELLERS = TRAVELLERS_SQL
+_RANKINGS = RANKINGS_SQL
 
 __all__ = [
     "connect",
@@ -78,251 +82,6 @@ def _bridge_score(contract: str | None, declarer: str | None, vulnerable: str | 
 
 def _imps(diff: float | None) -> int | None:
     return None if diff is None else imps(diff)
-
-
-#: :func:`handrec.events.games.session_date` in SQL, over the ``date`` column: ``YYYY.MM.DD`` from a
-#: date written with ``.``, ``-`` or ``/`` (a time after it ignored), NULL for an unknown date
-#: or a time alone, else the text without the blanks around it.
-_SESSION_DATE_SQL = r"""(CASE
-    WHEN date IS NULL OR regexp_full_match(date, '[ \t\n\f\r?./-]*')
-         OR regexp_full_match(date, '[ \t\n\f\r]*[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?[ \t\n\f\r]*') THEN NULL
-    WHEN regexp_matches(date, '^[ \t\n\f\r]*[0-9]{4}[./-][0-9]{2}[./-][0-9]{2}([^0-9]|$)')
-         THEN regexp_replace(date, '^[ \t\n\f\r]*([0-9]{4})[./-]([0-9]{2})[./-]([0-9]{2})(.|\n)*$', '\1.\2.\3')
-    ELSE regexp_replace(date, '^[ \t\n\f\r]+|[ \t\n\f\r]+$', '', 'g')
-END)"""
-
-#: The dealer and vulnerability of a board by its number (Law 2; bridge-rules.md), for a game
-#: without a Dealer or Vulnerable tag: as :func:`handrec.events.games.record` completes them.
-_DEALER_SQL = "CASE WHEN board >= 1 THEN ['N', 'E', 'S', 'W'][(board - 1) % 4 + 1] END"
-_VULNERABLE_SQL = (
-    "CASE WHEN board >= 1 THEN ['None', 'NS', 'EW', 'Both', 'NS', 'EW', 'Both', 'None', "
-    "'EW', 'Both', 'None', 'NS', 'Both', 'None', 'NS', 'EW'][(board - 1) % 16 + 1] END"
-)
-
-
-def _imps_sql(d: str) -> str:
-    """The IMPs of the difference ``d`` as an SQL expression (as :func:`handrec.scoring.imps.imps`, vectorised)."""
-    steps = " + ".join(f"CAST(abs({d}) >= {x} AS INTEGER)" for x in IMP_THRESHOLDS)
-    return f"CAST(sign({d}) AS INTEGER) * ({steps})"
-
-
-#: One row per scored game with its board's comparison, as ``handrec score -m mp`` scores it:
-#: ``tables`` (results of the board), ``top`` (the event's top: the most-played board's
-#: results - 1), matchpoints on the 1/0.5 scale (``mp_ns``) and the 2/1 scale (``mp2_ns``)
-#: on that top (Neuberg's formula for a board played fewer times; unchanged otherwise),
-#: percentages, and IMPs against the mean of the board's scores (``imps_vs_avg_ns``; not
-#: Butler's datum, which drops the top and bottom scores).  Only the games of ``boards``
-#: whose score ``handrec score`` ranks (``score_status`` clean or by_law, issue #18):
-#: results given only as ScoreTable rows are in ``tables`` (``handrec score`` reads them too).
-#: A board is the same deal, dealer and vulnerability under the same session and board number
-#: (bridge-rules.md §8.3; Law 87: a copy with other cards, dealer or vulnerability is another
-#: comparison); an event is the Event tag, else the file (``event_name``: the Event tag, else
-#: ``<source_file> (no Event tag)``, as ``handrec score`` names events: games of files without
-#: an Event tag are never compared across files); a session is an event on one date
-#: (``session_date`` as :func:`handrec.events.sessions.dated` sets it, from
-#: :func:`handrec.events.games.session_date` of the Date tag, PBN 2.1 §3.4.3, bridge-rules.md §8.3: an
-#: event's distinct known dates in order; a date joins the session of the date just before it
-#: unless the two conflict, at least two board numbers that both dates have played with
-#: different deals on the two dates (``board_deals``, ``event_dates``: LAG over the dates,
-#: ``conflicts``); the session number is the running count of conflicts (``numbered``) and a
-#: session's date its first date (``sessions``): a session past midnight, a Date on each board,
-#: stays one even with one fouled board after midnight; a new week with new deals is a new
-#: session.  A game without a date takes its event's session date when the event has exactly
-#: one session, else NULL; ``session``: its name as ``handrec score`` gives it,
-#: :func:`handrec.events.sessions.group_sessions`: the event's name, with `` (date)`` added when the
-#: event has more than one session).  The
-#: Neuberg top is the session's.  The comparison is computed once per distinct score of a
-#: board (``per_score``), then joined back to the games: one sort of the (much smaller)
-#: distinct scores instead of window passes over every game, and the IMP scale in SQL
-#: rather than a Python call per row (benchmarks/bench_query.py).
-_TRAVELLERS = f"""
-CREATE VIEW travellers AS
-WITH games AS (
-    SELECT *, coalesce(nullif(nullif(trim(event), ''), '?'), source_file || ' (no Event tag)') AS event_name,
-           {_SESSION_DATE_SQL} AS date_key
-    FROM boards
-), board_deals AS (
-    -- the session rule of handrec.events.games.dated: the distinct (event, date, board number or
-    -- label, deal) of the known dates
-    SELECT DISTINCT event_name, date_key, coalesce(CAST(board AS VARCHAR), nullif(trim(board_label), '')) AS board_no,
-           deal
-    FROM games WHERE date_key IS NOT NULL
-), event_dates AS (
-    -- each event's distinct known dates in order, each with the date just before it
-    SELECT event_name, date_key, lag(date_key) OVER (PARTITION BY event_name ORDER BY date_key) AS prev_date
-    FROM (SELECT DISTINCT event_name, date_key FROM games WHERE date_key IS NOT NULL)
-), conflicts AS (
-    -- the board numbers that a date and the date before it both have, played with different
-    -- deals on the two dates (a fouled board is one board; a new week reuses them all)
-    SELECT e.event_name, e.date_key, count(DISTINCT a.board_no) AS n
-    FROM event_dates e
-    JOIN board_deals a ON a.event_name = e.event_name AND a.date_key = e.date_key
-    JOIN board_deals b ON b.event_name = e.event_name AND b.date_key = e.prev_date
-                      AND b.board_no = a.board_no AND b.deal <> a.deal
-    GROUP BY e.event_name, e.date_key
-), numbered AS (
-    -- the session of each date: the running count of conflicts (two such board numbers or more)
-    SELECT e.event_name, e.date_key,
-           sum(CAST(coalesce(c.n, 0) >= 2 AS INTEGER))
-               OVER (PARTITION BY e.event_name ORDER BY e.date_key ROWS UNBOUNDED PRECEDING) AS session_no
-    FROM event_dates e LEFT JOIN conflicts c USING (event_name, date_key)
-), sessions AS (
-    -- a session's date is its first date
-    SELECT event_name, date_key, min(date_key) OVER (PARTITION BY event_name, session_no) AS session_date
-    FROM numbered
-), known AS (
-    -- per event with a known date: its sessions and the first one's date
-    SELECT event_name, count(DISTINCT session_date) AS n_known, min(session_date) AS first_date
-    FROM sessions GROUP BY event_name
-), events AS (
-    -- per event: whether a game has no date, and its sessions of known dates
-    SELECT event_name, bool_or(date_key IS NULL) AS undated, any_value(k.n_known) AS n_known,
-           any_value(k.first_date) AS first_date
-    FROM games LEFT JOIN known k USING (event_name) GROUP BY event_name
-), dated AS (
-    -- a game without a date joins its event's session when the event has exactly one, else
-    -- it is a session of its own ("(no Date tag)")
-    SELECT g.*,
-           CASE WHEN g.date_key IS NOT NULL THEN s.session_date WHEN e.n_known = 1 THEN e.first_date END
-               AS session_date,
-           CASE WHEN e.n_known > 1 THEN e.n_known + CAST(e.undated AS INTEGER) ELSE 1 END AS n_sessions
-    FROM games g JOIN events e USING (event_name) LEFT JOIN sessions s USING (event_name, date_key)
-), scored AS (
-    SELECT *,
-           CASE WHEN n_sessions > 1 THEN event_name || ' (' || coalesce(session_date, 'no Date tag') || ')'
-                ELSE event_name END AS session,
-           event_name || '|' || coalesce(session_date, '') || '|'
-               || coalesce(CAST(board AS VARCHAR), board_label, '') || '|' || deal || '|'
-               || coalesce(dealer, {_DEALER_SQL}, '') || '|' || coalesce(vulnerable, {_VULNERABLE_SQL}, '')
-               AS board_key
-    FROM dated
-    -- issue #18: only the scores handrec score ranks (clean, or what the Laws make of a fault)
-    WHERE score_ns IS NOT NULL AND deal IS NOT NULL AND score_status IN ('clean', 'by_law')
-), per_score AS (
-    SELECT board_key, any_value(session) AS event_key, score_ns, CAST(count(*) AS INTEGER) AS n
-    FROM scored GROUP BY board_key, score_ns
-), compared AS (
-    SELECT board_key, event_key, score_ns, n - 1 AS tied_ns,
-        CAST(coalesce(sum(n) OVER (PARTITION BY board_key ORDER BY score_ns
-                                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS INTEGER) AS beaten_ns,
-        CAST(sum(n) OVER (PARTITION BY board_key) AS INTEGER) AS tables,
-        sum(n * score_ns) OVER (PARTITION BY board_key) / sum(n) OVER (PARTITION BY board_key) AS average_ns
-    FROM per_score
-), session AS (
-    SELECT *, max(tables) OVER (PARTITION BY event_key) AS most FROM compared
-), scaled AS (
-    -- Neuberg: (M + 1/2) * N / n - 1/2 on the 1/0.5 scale, (M + 1) * N / n - 1 on the 2/1 scale
-    SELECT *, (beaten_ns + tied_ns / 2.0 + 0.5) * most / tables - 0.5 AS mp_ns_top
-    FROM session
-)
-SELECT board_id, source_file, event, event_name, board, board_key, room, north, east, south, west,
-       contract, declarer, result, score_ns, tables, most - 1 AS top,
-       round(mp_ns_top, 6) AS mp_ns,
-       round(most - 1 - mp_ns_top, 6) AS mp_ew,
-       round(2 * mp_ns_top, 6) AS mp2_ns,
-       round(2 * (most - 1 - mp_ns_top), 6) AS mp2_ew,
-       CASE WHEN most > 1 THEN 100.0 * mp_ns_top / (most - 1) END AS pct_ns,
-       CASE WHEN most > 1 THEN 100.0 - 100.0 * mp_ns_top / (most - 1) END AS pct_ew,
-       {_imps_sql("(score_ns - average_ns)")} AS imps_vs_avg_ns,
-       session_date, session
-FROM scored JOIN scaled USING (board_key, score_ns)
-"""
-
-_FROM_BOARDS = "As in boards."
-
-#: The columns of the ``travellers`` view, each with its one-line description (``handrec schema``, docs/sql.md).
-TRAVELLERS_COLUMNS: dict[str, str] = {
-    "board_id": "The game (boards.board_id).",
-    "source_file": _FROM_BOARDS,
-    "event": "The Event tag (boards.event).",
-    "event_name": "The event compared: the Event tag, else '<source_file> (no Event tag)'.",
-    "board": _FROM_BOARDS,
-    "board_key": "What makes one board to compare: event, session date, number, deal, dealer, vulnerability.",
-    "room": _FROM_BOARDS,
-    "north": _FROM_BOARDS,
-    "east": _FROM_BOARDS,
-    "south": _FROM_BOARDS,
-    "west": _FROM_BOARDS,
-    "contract": _FROM_BOARDS,
-    "declarer": _FROM_BOARDS,
-    "result": _FROM_BOARDS,
-    "score_ns": "North-South's score computed by handrec (boards.score_ns).",
-    "tables": "How many times the board was played (its scored results).",
-    "top": "The session's top on the 1/0.5 scale: the most-played board's results - 1.",
-    "mp_ns": "North-South's matchpoints, 1 a result beaten and 0.5 a tie, on the top (Neuberg when played fewer times).",
-    "mp_ew": "East-West's matchpoints on the same scale: top - mp_ns.",
-    "mp2_ns": "North-South's matchpoints on the 2/1 scale (2 * mp_ns).",
-    "mp2_ew": "East-West's matchpoints on the 2/1 scale.",
-    "pct_ns": "North-South's percentage: 100 * mp_ns / top; null when top is 0.",
-    "pct_ew": "East-West's percentage: 100 - pct_ns.",
-    "imps_vs_avg_ns": "North-South's IMPs against the mean of the board's scores (not Butler's datum).",
-    "session_date": "The session's date (YYYY.MM.DD): its first date; null when unknown.",
-    "session": "The session's name as handrec score gives it: the event, with its date when it has several.",
-}
-
-#: Session ranking of pairs by matchpoint percentage over the boards they played, as
-#: ``handrec score -m mp`` ranks them: N-S and E-W apart (direction ``NS`` / ``EW``), or one
-#: field (direction ``pairs``) when a pair of the event played in both directions (a
-#: Howell movement).  ``travellers`` is read once: each game gives a N-S and an E-W row.
-#: One ranking per session: ``event`` is the session's name as ``handrec score`` gives it
-#: (``travellers.session``: the event's name, with its date when the event has more than one session);
-#: ``event_name`` and ``session_date`` say which event and date it is.  Teams sessions are left
-#: out: ``handrec score`` scores a session with a teams match (a board of a match, Stage +
-#: HomeTeam + VisitTeam, with one Open-room and one Closed-room result with a score, PBN 2.1
-#: §4.1.7; :func:`handrec.events.methods.method_for`, :func:`handrec.events.teams.score_teams`, which also
-#: tell matches apart by Section and Round) with teams IMPs between the rooms, not matchpoints
-#: (bridge-rules.md §8.2); their games stay in ``travellers``.  Rooms are read as
-#: ``handrec score`` reads them: ``Open`` / ``O``, ``Closed`` / ``C``, in any case.
-_RANKINGS = """
-CREATE VIEW rankings AS
-WITH per_pair AS (
-    -- every game of a board played more than once, a N-S and an E-W row (pair NULL: a name unknown)
-    SELECT session AS event, event_name, session_date, d.direction, board_id, board_key, room,
-           CASE WHEN d.direction = 'NS'
-                THEN CASE WHEN north = south THEN north ELSE north || ' - ' || south END
-                ELSE CASE WHEN east = west THEN east ELSE east || ' - ' || west END END AS pair,
-           CASE WHEN d.direction = 'NS' THEN mp_ns ELSE mp_ew END AS mp,
-           top
-    FROM travellers CROSS JOIN (VALUES ('NS'), ('EW')) AS d(direction)
-    WHERE top > 0
-), teams AS (
-    -- the sessions handrec score scores as teams: a board of a match (Stage, HomeTeam,
-    -- VisitTeam) with one Open and one Closed result (handrec.events.games.score_teams)
-    SELECT DISTINCT p.event FROM per_pair p JOIN boards b USING (board_id)
-    WHERE p.direction = 'NS' AND lower(trim(p.room)) IN ('open', 'o', 'closed', 'c')
-    GROUP BY p.event, p.board_key, b.stage, b.home_team, b.visit_team
-    HAVING count(*) FILTER (WHERE lower(trim(p.room)) IN ('open', 'o')) = 1
-       AND count(*) FILTER (WHERE lower(trim(p.room)) IN ('closed', 'c')) = 1
-), howell AS (
-    SELECT DISTINCT coalesce(event, '') AS event_key FROM per_pair WHERE pair IS NOT NULL
-    GROUP BY coalesce(event, ''), pair HAVING count(DISTINCT direction) > 1
-), fields AS (
-    SELECT p.event, p.event_name, p.session_date,
-           CASE WHEN h.event_key IS NULL THEN p.direction ELSE 'pairs' END AS direction, p.pair, p.mp, p.top
-    FROM per_pair p LEFT JOIN howell h ON coalesce(p.event, '') = h.event_key
-    WHERE p.pair IS NOT NULL AND p.event NOT IN (SELECT event FROM teams)
-)
-SELECT event, direction, pair, count(*) AS boards, round(sum(mp), 6) AS mp, CAST(sum(top) AS INTEGER) AS top,
-       round(100.0 * sum(mp) / sum(top), 2) AS pct,
-       rank() OVER (PARTITION BY event, direction ORDER BY sum(mp) / sum(top) DESC) AS rank,
-       any_value(event_name) AS event_name, any_value(session_date) AS session_date
-FROM fields
-GROUP BY event, direction, pair
-"""
-
-#: The columns of the ``rankings`` view, each with its one-line description.
-RANKINGS_COLUMNS: dict[str, str] = {
-    "event": "The session ranked (travellers.session): the event's name, with its date when it has several.",
-    "direction": "NS or EW, or pairs for one field when a pair played in both directions (a Howell movement).",
-    "pair": "The pair: 'North - South' or 'East - West' (one name when both seats give the same).",
-    "boards": "How many boards the pair played in the session.",
-    "mp": "The pair's matchpoints on the 1/0.5 scale, summed.",
-    "top": "The sum of the tops of those boards.",
-    "pct": "100 * mp / top, rounded to 2 decimals.",
-    "rank": "The pair's place in its session and direction (ties share a rank).",
-    "event_name": "The event (travellers.event_name).",
-    "session_date": "The session's date (travellers.session_date).",
-}
 
 
 #: The double-dummy views over ``convert --dd``'s columns (empty without ``--dd``):
@@ -381,8 +140,14 @@ def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]
             raise QueryError(f"{f}: not a readable Parquet file ({e})") from None
         runs.setdefault(meta.get(b"handrec.run"), []).append(name)
         versions.add(meta.get(b"handrec.schema_version"))
+    if versions != {SCHEMA_VERSION.encode()}:
+        found = ", ".join(sorted(v.decode() if v else "unknown" for v in versions))
+        raise QueryError(
+            f"{shown}: a dataset of schema version {found}, this handrec reads version {SCHEMA_VERSION}: "
+            "run 'handrec convert' again on its inputs to rewrite it"
+        )
     missing = [name for name in SCHEMAS if name not in files]
-    if missing and versions == {SCHEMA_VERSION.encode()}:
+    if missing:
         raise QueryError(
             f"{shown}: incomplete dataset ({', '.join(f'{m}.parquet' for m in missing)} missing), "
             "probably an interrupted 'handrec convert': run it again on the same inputs"
@@ -516,11 +281,12 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
     """An in-memory DuckDB connection with views over the dataset in ``dataset``.
 
     Views: ``boards``, ``calls``, ``plays``, ``diagnostics``, ``files`` (the
-    Parquet tables), ``travellers`` (every scored game with matchpoints on
-    both scales, percentages and IMPs against the board's average, per
-    session: Event and Date) and ``rankings`` (pairs by matchpoint percentage
-    per session and direction; teams sessions, scored by ``handrec score`` with
-    teams IMPs, left out).
+    Parquet tables), ``travellers`` (every scored game with its session's
+    ``method`` as ``handrec score`` gives it, matchpoints on both scales,
+    percentages, and IMPs by Butler, cross-IMPs or teams) and ``rankings``
+    (each session ranked by its method: pairs by percentage or total IMPs,
+    teams by net IMPs; :mod:`handrec.dataset.score_views`).  It refuses a
+    dataset of another schema version (run ``handrec convert`` again).
 
     SQL functions: ``bridge_score(contract, declarer, vulnerable, tricks)``
     gives North-South's duplicate score (contract as in PBN, e.g. ``4SX``;
@@ -528,8 +294,9 @@ def connect(dataset: str | os.PathLike[str], *, allow_external: bool = False) ->
     ``imps(difference)`` the signed IMPs of a score difference
     (bridge-rules.md §4, §8.1).
 
-    :raises QueryError: when ``dataset`` holds no ``boards.parquet``, or
-        tables written by different conversions (an interrupted rename).
+    :raises QueryError: when ``dataset`` holds no ``boards.parquet``, tables of
+        another schema version, or tables written by different conversions (an
+        interrupted rename).
     """
     root = Path(dataset).resolve()
     files = _check_dataset(root, dataset)

@@ -61,6 +61,13 @@ conversion from scratch.  ``force=True`` re-reads everything.  The SHA-256
 is of the input's bytes (decompressed); an input is hashed before it is
 parsed only when its path is known (one extra read); a tar member streamed
 from its archive cannot be read twice, so it is always parsed.
+
+**Append.**  ``convert --append`` (:mod:`handrec.runs.convert_append`) also keeps
+the inputs the dataset holds that are not given again: :attr:`OldDataset.held`
+lists every ``files`` row with where its rows are, and the merge copies them
+like reused ones (``files.status`` as it was written), the inputs in the order
+they were first added; so a dataset of ``A`` with ``B`` appended has the
+tables of ``convert A B``.
 """
 
 from __future__ import annotations
@@ -95,6 +102,7 @@ __all__ = [
     "WorkFolder",
     "merge",
     "refuse_foreign_tables",
+    "held_inputs",
 ]
 
 #: Rows per row group in the final tables.
@@ -112,14 +120,20 @@ DICTIONARY_COLUMNS: dict[str, list[str]] = {
         "scoring",
         "board_label",
         "room",
+        "section",
+        "round",
         "north",
         "east",
         "south",
         "west",
+        "pair_ns",
+        "pair_ew",
         "dealer",
         "vulnerable",
         "contract",
         "declarer",
+        "strain",
+        "doubled",
         "opening_lead",
     ],
     "calls": ["source_file", "seat", "call", "annotation"],
@@ -344,11 +358,16 @@ class OldDataset:
     """The dataset already in the output folder, when its rows can be reused (see the module doc).
 
     ``by_path[path]``: the rows of each input that a conversion may take as they are
-    (status ``unchanged``) when the input's SHA-256 still matches.
+    (status ``unchanged``) when the input's SHA-256 still matches.  ``held``: every
+    ``files`` row, in the dataset's order, with its status as written and where its rows
+    are (``convert --append`` keeps those not given again); ``whole``: every one of them
+    has its rows in one run of each table (else they cannot be kept).
     """
 
-    def __init__(self, by_path: dict[str, InputRows]) -> None:
+    def __init__(self, by_path: dict[str, InputRows], held: list[InputRows] | None = None, whole: bool = True) -> None:
         self.by_path = by_path
+        self.held = held or []
+        self.whole = whole
 
     @classmethod
     def open(cls, out: Path, dd_mode: str = "") -> OldDataset | None:
@@ -372,15 +391,23 @@ class OldDataset:
         except (OSError, pa.ArrowException, KeyError):
             return None
         by_path: dict[str, InputRows] = {}
+        held: list[InputRows] = []
+        whole = True
         for f in files:
             path = f["source_file"]
+            rows = {t: scans[t][0].get(path, (0, 0)) for t in ROW_TABLES}
+            broken = any(path in scans[t][2] for t in ROW_TABLES) or rows["boards"][1] != f["boards_written"]
+            whole = whole and not broken
+            held.append(
+                InputRows(
+                    path, f["format"], f["status"], f["boards"], f["errors"], f["warnings"], f["sha256"],
+                    f["bytes"], _OLD, scans["boards"][1].get(path, 0), rows,
+                )
+            )  # fmt: skip
             if f["status"] not in ("ok", "unchanged") or f["sha256"] is None:
                 continue
-            if any(path in scans[t][2] for t in ROW_TABLES):
+            if broken:
                 continue  # its rows are not in one run: do not trust them
-            rows = {t: scans[t][0].get(path, (0, 0)) for t in ROW_TABLES}
-            if rows["boards"][1] != f["boards_written"]:
-                continue
             by_path[path] = InputRows(
                 path,
                 f["format"],
@@ -394,7 +421,23 @@ class OldDataset:
                 scans["boards"][1].get(path, 0),
                 rows,
             )
-        return cls(by_path)
+        return cls(by_path, held, whole)
+
+
+def held_inputs(out: Path) -> list[tuple[str, int]]:
+    """``(path, boards written)`` of every ``files`` row of the dataset in ``out``, in its order
+    (any handrec version); empty when there is none.
+
+    :raises OSError: when ``files.parquet`` is there but cannot be read.
+    """
+    f = out / "files.parquet"
+    if not f.is_file():
+        return []
+    try:
+        t = pq.read_table(f, columns=["source_file", "boards_written"])
+    except pa.ArrowException as e:
+        raise OSError(f"cannot read {f}: {e}") from e
+    return list(zip(t.column(0).to_pylist(), t.column(1).to_pylist()))
 
 
 class WorkFolder:

@@ -32,9 +32,10 @@ from typing import Any
 import pyarrow as pa
 
 from handrec import __version__
+from handrec.dataset.board_facts import contract_facts, file_figures
 from handrec.dataset.play_rows import PlayRows
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
-from handrec.events.games import deal_text
+from handrec.events.games import deal_text, pair_label
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
 from handrec.rules.board import check_deal
 from handrec.rules.play import Trick
@@ -42,7 +43,7 @@ from handrec.rules.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "RENAMED", "TableBuffers", "to_arrow", "board_row", "description"]
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 #: Tables renamed since an older schema: the name now -> the name of its file in an older dataset.
 #: ``tables`` became ``supplemental``: ``describe tables`` and ``show tables`` are DuckDB statements.
 RENAMED = {"supplemental": "tables"}
@@ -117,6 +118,31 @@ _DD_TABLES = {
         ]
     ),
 }
+#: The file's own figures (PBN 2.1 §4.2: Score, ScoreMP, ScoreIMP, ScorePercentage), beside handrec's
+#: ``score_ns``: each as written for its side (``NS <n>``, ``EW <n>``, both), a bare ``<n>`` for
+#: declarer's side (null when the declarer is unknown); null when the tag is absent, ``?`` or not
+#: in PBN form (never a guess).  ``file_score_ns`` is North-South's: the NS value, else minus the
+#: EW value (a duplicate score is the same points for one side and against the other, Law 77).
+_CLAIM_FIELDS = [
+    _col("file_score_ns", _i32, "North-South's score as the file's Score tag gives it; null when absent."),
+    _col("file_mp_ns", pa.float64(), "North-South's matchpoints as the file's ScoreMP tag gives them."),
+    _col("file_mp_ew", pa.float64(), "East-West's matchpoints as the file's ScoreMP tag gives them."),
+    _col("file_imp_ns", pa.float64(), "North-South's IMPs as the file's ScoreIMP tag gives them."),
+    _col("file_imp_ew", pa.float64(), "East-West's IMPs as the file's ScoreIMP tag gives them."),
+    _col("file_pct_ns", pa.float64(), "North-South's percentage as the file's ScorePercentage tag gives it."),
+    _col("file_pct_ew", pa.float64(), "East-West's percentage as the file's ScorePercentage tag gives it."),
+]
+#: The file's own par and double-dummy tags, beside ``convert --dd``'s (null when absent or not in form).
+_FILE_DD_FIELDS = [
+    _col("file_par_score_ns", _i32, "North-South's par score as the file's OptimumScore tag gives it."),
+    _col("file_par_contracts", _str, "The file's ParContract tag ('NS 4S=', several joined by ';'), checked."),
+    _col(
+        "file_dd_tricks",
+        _str,
+        "The file's DoubleDummyTricks: 20 hex digits, declarers N, S, E, W by strains NT, S, H, D, C.",
+    ),
+]
+
 #: The columns that say what each derived value of a board stands on (issue #18; the rule is
 #: :mod:`handrec.rules.faults` and docs/faulty-records.md).
 _STATUS_TEXT = (
@@ -152,10 +178,19 @@ SCHEMAS: dict[str, pa.Schema] = {
             _col("stage", _str, "The Stage tag (Preliminary, Semifinal...)."),
             _col("home_team", _str, "The HomeTeam tag."),
             _col("visit_team", _str, "The VisitTeam tag."),
+            _col("section", _str, "The Section tag (with Stage, Round and the teams: a teams match)."),
+            _col("round", _str, "The Round tag."),
             _col("north", _str, "North's name (North tag, LIN pn)."),
             _col("east", _str, "East's name."),
             _col("south", _str, "South's name."),
             _col("west", _str, "West's name."),
+            _col(
+                "pair_ns",
+                _str,
+                "North-South's pair as handrec score names it: the PairNS tag, else 'North - South' (one name"
+                " when both seats give it).",
+            ),
+            _col("pair_ew", _str, "East-West's pair: the PairEW tag, else 'East - West'."),
             _col("dealer", _str, "The dealer: N, E, S or W (Dealer tag, LIN md); null when not given."),
             _col("vulnerable", _str, "The vulnerability: None, NS, EW or Both (Vulnerable tag, LIN sv)."),
             _col(
@@ -167,6 +202,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             _col("hcp_e", _i16, "East's high-card points."),
             _col("hcp_s", _i16, "South's high-card points."),
             _col("hcp_w", _i16, "West's high-card points."),
+            _col("hcp_ns", _i16, "North-South's high-card points (hcp_n + hcp_s); null when a hand is unknown."),
+            _col("hcp_ew", _i16, "East-West's high-card points (hcp_e + hcp_w)."),
             _col("auction", _str, "The calls in order from the dealer, separated by spaces (Pass, X, XX, 1C...7NT)."),
             _col(
                 "contract",
@@ -174,18 +211,33 @@ SCHEMAS: dict[str, pa.Schema] = {
                 "The contract (4S, 3NTX, Pass): the auction's when it is complete, else the tags' (contract_status).",
             ),
             _col("declarer", _str, "The declarer (N, E, S, W); null when passed out or unknown."),
+            _col("level", pa.int8(), "The contract's level (1-7); null when passed out or unknown."),
+            _col("strain", _str, "The contract's strain: C, D, H, S or NT; null when passed out or unknown."),
+            _col("doubled", _str, "'' undoubled, 'X' doubled, 'XX' redoubled; null when passed out or unknown."),
             _col(
                 "result",
                 _i16,
                 "Tricks taken by declarer (0-13): the play's or claim's when complete, else the Result tag"
                 " (result_status).",
             ),
+            _col("made", pa.bool_(), "Whether declarer took level + 6 tricks or more; null without a result."),
+            _col(
+                "overtricks", _i16, "Tricks taken above level + 6 (0 when the contract failed); null without a result."
+            ),
+            _col("undertricks", _i16, "Tricks short of level + 6 (0 when the contract made); null without a result."),
+            _col(
+                "is_result",
+                pa.bool_(),
+                "Whether the game is a played result (a contract with its result, or passed out), not a hand record.",
+            ),
             _col("score_ns", _i32, "North-South's duplicate score computed by handrec (0 when passed out; Law 77)."),
+            *_CLAIM_FIELDS,
             _col("opening_lead", _str, "The first card of the play (SA, H7...)."),
             _col("cards_played", _i16, "How many cards of the play are given (52 for a full play)."),
             _col("errors", _i16, "The game's error diagnostics (its rows in diagnostics of severity error)."),
             _col("warnings", _i16, "The game's warnings."),
             *_DD_BOARD_FIELDS,
+            *_FILE_DD_FIELDS,
             *_FAULT_FIELDS,
         ]
     ),
@@ -395,7 +447,10 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         elif sev is _WARNING and d.code not in STRICT_CODES:
             warnings += 1
     origin = b.origin
-    return {
+    declarer = None if c is None or c.is_passed_out else _s(c.declarer)
+    result = None if c is not None and c.is_passed_out else r.result
+    hcp_n, hcp_e, hcp_s, hcp_w = hcp
+    row = {
         "board_id": board_id,
         "source_file": origin.path,
         "source_line": origin.line,
@@ -411,10 +466,14 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         "stage": _blank(tag("Stage")),
         "home_team": _blank(tag("HomeTeam")),
         "visit_team": _blank(tag("VisitTeam")),
+        "section": _blank(tag("Section")),
+        "round": _blank(tag("Round")),
         "north": _blank(tag("North")),
         "east": _blank(tag("East")),
         "south": _blank(tag("South")),
         "west": _blank(tag("West")),
+        "pair_ns": _pair_id(tag("PairNS"), tag("North"), tag("South")),
+        "pair_ew": _pair_id(tag("PairEW"), tag("East"), tag("West")),
         "dealer": _s(b.dealer),
         "vulnerable": _s(b.vulnerable),
         "deal": deal_text,
@@ -422,10 +481,12 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         "hcp_e": hcp[1],
         "hcp_s": hcp[2],
         "hcp_w": hcp[3],
+        "hcp_ns": None if hcp_n is None or hcp_s is None else hcp_n + hcp_s,
+        "hcp_ew": None if hcp_e is None or hcp_w is None else hcp_e + hcp_w,
         "auction": auction_text,
         "contract": _s(c),
-        "declarer": None if c is None or c.is_passed_out else _s(c.declarer),
-        "result": None if c is not None and c.is_passed_out else r.result,
+        "declarer": declarer,
+        "result": result,
         "score_ns": r.score_ns,
         "opening_lead": lead,
         "cards_played": played,
@@ -443,6 +504,17 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         "result_status": r.result_status,
         "score_status": r.score_status,
     }
+    row.update(contract_facts(c, result))
+    row.update(file_figures(tags, declarer))
+    return row
+
+
+def _pair_id(pair: str | None, first: str | None, second: str | None) -> str | None:
+    """A pair's identity as :func:`handrec.events.games.record` gives it (``handrec score``'s
+    rankings): the PairNS / PairEW tag (PBN 2.1 §4.3.2), else :func:`~handrec.events.games.pair_label`
+    of the two names."""
+    own = pair_label(pair, pair)  # the tag cleaned as record cleans it
+    return own if own is not None else pair_label(first, second)
 
 
 def _blank(v: str | None) -> str | None:

@@ -113,8 +113,9 @@ Sources: PBN 2.1 §4.2, §5.3; bridge-rules.md §4, §5, §6, §8; Law 12C2.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from handrec.diagnostics import Diagnostic, make
 from handrec.events.checks_boards import _boards_twice, _pairs_twice
@@ -130,7 +131,8 @@ from handrec.events.checks_tags import (
 )
 from handrec.events.claims import impossible_claim, parse_claim
 from handrec.events.games import GameRecord, record
-from handrec.events.sessions import dated
+from handrec.events.sessions import dated, session_dates_of
+from handrec.events.spill import SPILL_RECORDS, RecordSpill
 from handrec.events.travellers import Traveller, travellers
 from handrec.model import Board
 from handrec.rules.replay import Replay
@@ -143,12 +145,22 @@ class EventChecker:
 
     ``add(board, replay)`` once per board (pass the replay when it exists,
     to avoid a second one); ``finish()`` returns the diagnostics, sorted by
-    position, and forgets the input.  Memory: one small record per board.
+    position, and forgets the input.  Memory: one small record per board, up to
+    ``bound`` records (default :data:`handrec.events.spill.SPILL_RECORDS`); past it the records
+    go to a temporary database on disk and the checks run board by board
+    (:mod:`handrec.events.spill`), with the same diagnostics.
+
+    :raises ValueError: when ``bound`` is below 1.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, bound: int | None = None) -> None:
+        self._bound = SPILL_RECORDS if bound is None else bound
+        if self._bound < 1:
+            raise ValueError(f"bound must be at least 1, not {self._bound}")
         self._records: list[GameRecord] = []
+        self._spill: RecordSpill | None = None
         self._wanted = False
+        self._whole = False  # a check needs the whole input at once (tables, a rubber's sequence)
 
     def add(self, board: Board, rep: Replay | None = None) -> None:
         """Record one board (``rep``: its replay, computed when not given)."""
@@ -157,29 +169,84 @@ class EventChecker:
     def add_record(self, r: GameRecord) -> None:
         """Record one game already reduced by :func:`handrec.events.games.record` (in a worker process,
         say: a :class:`~handrec.events.games.GameRecord` pickles, a board need not travel)."""
-        self._records.append(r)
-        self._wanted = self._wanted or bool(r.claims or r.tables)
+        if self._spill is not None:
+            self._spill.add(r)
+        else:
+            self._records.append(r)
+            if len(self._records) > self._bound:
+                self._spill = RecordSpill()
+                for x in self._records:
+                    self._spill.add(x)
+                self._records = []
+        if r.claims or r.tables:
+            self._wanted = True
+            self._whole = self._whole or bool(r.tables) or any(c.tag == "ScoreRubber" for c in r.claims)
 
     def finish(self) -> list[Diagnostic]:
         """The diagnostics of the claimed figures of the input; resets the checker."""
-        recs, wanted = self._records, self._wanted
-        self._records, self._wanted = [], False
-        return check_event(recs) if wanted else check_pairs(recs)
+        recs, wanted, spill, whole = self._records, self._wanted, self._spill, self._whole
+        self._records, self._wanted, self._spill, self._whole = [], False, None, False
+        if spill is None:
+            return check_event(recs) if wanted else check_pairs(recs)
+        try:
+            if whole:  # ScoreTable, TotalScoreTable, ScoreRubber: the whole input, as without a bound
+                return check_event(list(spill.records()))
+            return _check_groups(spill, wanted)
+        finally:
+            spill.close()
+
+
+def _check_groups(spill: RecordSpill, wanted: bool) -> list[Diagnostic]:
+    """:func:`check_event` (``wanted``), else :func:`check_pairs`, of the records in ``spill``,
+    run on one group (Event, Board tag) at a time: see :mod:`handrec.events.spill`."""
+    of = session_dates_of(spill.session_games())
+
+    def groups() -> Iterator[list[GameRecord]]:
+        for g in spill.groups(pairs_only=not wanted):
+            if of is not None:
+                g = [r if (d := of(r)) == r.date else dataclasses.replace(r, date=d) for r in g]
+            yield g
+
+    out: list[Diagnostic] = []
+    if wanted:
+        most: dict[tuple[str, str], int] = {}
+        for g in groups():
+            for k, n in _most(travellers(g, tables=False)).items():
+                most[k] = max(most.get(k, 0), n)
+        for g in groups():
+            out.extend(_check_dated(g, travellers(g, tables=False), most))
+    else:
+        for g in groups():
+            out.extend(_pairs_dated(g))
+    return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
+
+
+def _most(trs: Iterable[Traveller]) -> dict[tuple[str, str], int]:
+    """The most-played board of each session (Event, date) of the travellers (Neuberg's top)."""
+    most: dict[tuple[str, str], int] = {}
+    for t in trs:
+        if t.deal is not None or t.board:
+            k = (t.event, t.date)
+            most[k] = max(most.get(k, 0), t.played)
+    return most
 
 
 def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagnostic]:
     """Check every claimed figure of one input's records (see the module doc); sorted diagnostics."""
     rs = dated(recs)
     trs = travellers(rs, tables=False)
+    out = _check_dated(rs, trs, _most(trs))
+    return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
+
+
+def _check_dated(rs: list[GameRecord], trs: list[Traveller], most: dict[tuple[str, str], int]) -> list[Diagnostic]:
+    """:func:`check_event` of records already :func:`dated`, their travellers and the sessions'
+    most-played boards given; diagnostics not sorted."""
     trav_of: dict[int, tuple[Traveller, int]] = {}
-    most: dict[tuple[str, str], int] = {}  # the most-played board of each session (Event, dated)
     for t in trs:
         for i, e in enumerate(t.entries):
             if e.record is not None:
                 trav_of[id(e.record)] = (t, i)
-        if t.deal is not None or t.board:
-            k = (t.event, t.date)
-            most[k] = max(most.get(k, 0), t.played)
     ctx = _Context(rs, trav_of, most, [])
     rubber_claims = False
     for r in rs:
@@ -206,7 +273,7 @@ def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagn
     _check_tables(ctx)
     ctx.out.extend(_pairs_twice(trs))
     ctx.out.extend(_boards_twice(rs))
-    return sorted(ctx.out, key=lambda d: (d.path, d.line, d.column, d.code))
+    return ctx.out
 
 
 def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
@@ -215,7 +282,14 @@ def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
     sorted diagnostics."""
     if len(recs) < 2:
         return []
-    recs = dated(recs)
+    out = _pairs_dated(dated(recs))
+    return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code)) if out else []
+
+
+def _pairs_dated(recs: list[GameRecord]) -> list[Diagnostic]:
+    """:func:`check_pairs` of records already :func:`dated`; diagnostics not sorted."""
+    if len(recs) < 2:
+        return []
     out = _boards_twice(recs)
     # only boards played more than once can have a pair playing them twice: their
     # travellers alone are built (a file of single games builds none)
@@ -223,4 +297,4 @@ def check_pairs(recs: Sequence[GameRecord]) -> list[Diagnostic]:
     again = {k for k, n in Counter(keys).items() if n > 1 and k is not None}
     if again:
         out.extend(_pairs_twice(travellers([r for r, k in zip(recs, keys) if k in again], tables=False)))
-    return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code)) if out else []
+    return out

@@ -17,7 +17,7 @@ compared within a session).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from handrec.events.games import GameRecord
 
@@ -48,27 +48,52 @@ def dated(recs: Iterable[GameRecord]) -> list[GameRecord]:
     changes, so the function is idempotent and keeps the order.
     """
     rs = list(recs)
+    of = session_dates(rs)
+    if of is None:
+        return rs
+    out: list[GameRecord] = []
+    for r in rs:
+        date = of(r)
+        out.append(r if date == r.date else dataclasses.replace(r, date=date))
+    return out
+
+
+def session_dates(recs: Iterable[GameRecord]) -> Callable[[GameRecord], str] | None:
+    """The session date of each game, as :func:`dated` sets it, from one pass over ``recs``.
+
+    Returns a function of a game (one of ``recs``, or any game of the same events) giving its
+    session date, or ``None`` when every game keeps its own date.
+    """
+    return session_dates_of((_event_name(r), r.date, r.board, r.deal) for r in recs)
+
+
+def session_dates_of(
+    games: Iterable[tuple[str, str, str, str | None]],
+) -> Callable[[GameRecord], str] | None:
+    """:func:`session_dates` from ``(event name, date, board, deal)`` of each game (any
+    repeats may be left out, as ``select distinct`` does; an undated game needs one row).
+    Memory: those tuples, not the games (the records of a big input stay on disk:
+    :mod:`handrec.events.spill`)."""
     known: dict[str, set[str]] = {}
     undated = False
-    for r in rs:
-        if r.date:
-            known.setdefault(_event_name(r), set()).add(r.date)
+    # per event, per date and per board: its deals (used for the events of several dates)
+    deals: dict[str, dict[str, dict[str, set[str]]]] = {}
+    for name, date, board, deal in games:
+        if date:
+            known.setdefault(name, set()).add(date)
+            if board and deal is not None:
+                deals.setdefault(name, {}).setdefault(date, {}).setdefault(board, set()).add(deal)
         else:
             undated = True
     several = {name for name, d in known.items() if len(d) > 1}
     if not known or (not undated and not several):
-        return rs
-    # per event of several dates, per date and per board: its deals
-    deals: dict[str, dict[str, dict[str, set[str]]]] = {}
-    for r in rs:
-        if r.board and r.date and r.deal is not None and (name := _event_name(r)) in several:
-            deals.setdefault(name, {}).setdefault(r.date, {}).setdefault(r.board, set()).add(r.deal)
+        return None
     # the session date of each known date of each event, and the events of one session
     date_of: dict[tuple[str, str], str] = {}
     one: dict[str, str] = {}
     for name, ds in known.items():
         order = sorted(ds)
-        boards = deals.get(name, {})
+        boards = deals.get(name, {}) if name in several else {}
         first = order[0]
         split = False
         for prev, date in zip([None, *order], order):
@@ -77,12 +102,12 @@ def dated(recs: Iterable[GameRecord]) -> list[GameRecord]:
             date_of[name, date] = first
         if not split:
             one[name] = order[0]
-    out: list[GameRecord] = []
-    for r in rs:
+
+    def of(r: GameRecord) -> str:
         name = _event_name(r)
-        date = date_of.get((name, r.date), r.date) if r.date else one.get(name, r.date)
-        out.append(r if date == r.date else dataclasses.replace(r, date=date))
-    return out
+        return date_of.get((name, r.date), r.date) if r.date else one.get(name, r.date)
+
+    return of
 
 
 def _conflict(before: dict[str, set[str]], after: dict[str, set[str]]) -> bool:

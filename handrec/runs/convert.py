@@ -30,14 +30,12 @@ event figures (ScoreMP, ScorePercentage, ScoreIMP, ScoreTable, TotalScoreTable
 ...: S603-S609) are checked as ``handrec validate`` checks them
 (:func:`handrec.events.checks.check_event` over the input's boards), and
 land in ``diagnostics`` with the ``board_id`` of the board they are about.
-That needs a small record of every board of the input until its end (about
-600 bytes each), so memory does not grow with one huge input: once an
-input passes :data:`CHECK_BOARDS` boards without any claimed figure, its
-records are dropped and its figures are not checked (an input with claims
-is checked up to :data:`CHECK_BOARDS_WITH_CLAIMS` boards); an input with claims
-that are not checked gets one S610 note in ``diagnostics``.  A pair playing a
-board twice (S612, :func:`handrec.events.checks.check_pairs`) is checked on the
-same records: on inputs without claims, up to :data:`CHECK_BOARDS` boards.
+That needs a small record of every board of the input until its end; the
+records are kept as validate keeps them (:class:`handrec.events.checks.EventChecker`:
+in memory up to 50,000, then on disk, :mod:`handrec.events.spill`), so every input is
+checked whole, whatever its size, with the diagnostics validate reports: the claimed
+figures, and a pair playing a board twice, a fouled or repeated board (S612-S615,
+:func:`handrec.events.checks.check_pairs`) on inputs without claims.
 
 **Stopping early.**  With ``max_errors`` (``handrec convert --max-errors N``,
 ``--fail-fast`` for 1) the conversion stops reading after the input that
@@ -79,6 +77,7 @@ from handrec.dataset.store import (
     OldDataset,
     PartWriter,
     WorkFolder,
+    held_inputs,
     merge,
     refuse_foreign_tables,
 )
@@ -93,6 +92,7 @@ from handrec.inputs.status import entry_status
 from handrec.model import Board
 from handrec.rules.replay import Replay
 from handrec.runs import parts
+from handrec.runs.convert_append import EXISTING, Action, WouldDrop, check_inputs, check_paths, combine
 from handrec.runs.convert_parts import (
     EventRecords,
     Parted,
@@ -113,15 +113,9 @@ __all__ = [
     "ConvertSummary",
     "ConvertProgress",
     "SchedulerError",
+    "WouldDrop",
     "convert",
-    "CHECK_BOARDS",
-    "CHECK_BOARDS_WITH_CLAIMS",
 ]
-
-#: Boards of one input recorded for its claimed-figure checks while none of them has a claim.
-CHECK_BOARDS = 20_000
-#: Boards of one input recorded for its claimed-figure checks when it has claims.
-CHECK_BOARDS_WITH_CLAIMS = 200_000
 
 
 @dataclass
@@ -140,7 +134,12 @@ class ConvertSummary:
     was (a mistyped or empty path never empties a dataset).  ``diagnostics``: the file-level faults found in this run (F001,
     F002, F004, F008-F010...), and each board's F016 (over the board size limit: not read),
     in input order.  ``discarded_work``: a leftover work folder was
-    thrown away (no ``resume``).
+    thrown away (no ``resume``).  ``kept``: inputs of the dataset kept as they were, not
+    given again (``existing="append"``: in ``files``, ``statuses`` and the totals, not in
+    ``unreadable``, ``skipped``, ``unchanged``, ``not_read``, which count the inputs given);
+    ``actions``: with ``existing="append"``, what was
+    done with each input of the dataset written, in its order
+    (:class:`handrec.runs.convert_append.Action`).
     """
 
     files: int = 0
@@ -158,6 +157,8 @@ class ConvertSummary:
     statuses: dict[str, int] = field(default_factory=dict)
     #: False when nothing was read and ``out_dir`` already held a dataset: it is left as it was
     written: bool = True
+    kept: int = 0
+    actions: list[Action] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -166,6 +167,15 @@ class ConvertSummary:
 
     def _count(self, status: str) -> None:
         self.statuses[status] = self.statuses.get(status, 0) + 1
+
+    def _keep(self, d: InputRows) -> None:
+        """Count an input of the dataset kept as it was (``existing="append"``, not given again)."""
+        self.kept += 1
+        self.boards += d.rows["boards"][1] if d.rows is not None else 0
+        self.errors += d.errors
+        self.warnings += d.warnings
+        self.files += d.status in ("ok", "unchanged")
+        self._count(d.status)  # (not in ``unreadable`` ...: those are of the inputs given, the exit status's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,17 +250,16 @@ def _run_job(job: _Job) -> _JobResult:
                     continue
             start = {t: rows(t) for t in ROW_TABLES}
             lo = buf.next_board_id
-            events = EventRecords(CHECK_BOARDS, CHECK_BOARDS_WITH_CLAIMS)  # for the claimed figures (module doc)
+            events = EventRecords()  # for the claimed figures (module doc)
 
             def keep(n: int, board: Board, rep: Replay, events: EventRecords = events) -> None:
-                if events.wanted:  # past the limit: only look for a first claim
-                    events.add(n, record(board, rep))
+                events.add(n, record(board, rep))
 
             n, e, w, failure, big = read_rows(read_input(inp), buf, flush, job.batch_boards, dd, keep)
             diagnostics.extend(big)
             if failure is not None:  # as validate reports it (the boards before it are kept)
                 inp.diagnostics.append(failure_diagnostic(inp.path, failure))
-                events.recs = None
+                events.drop()
             e, w = (x + y for x, y in zip((e, w), events.finish(inp.path, n, buf, lo)))
             for d in inp.diagnostics:
                 buf.add_diagnostic(d, None)
@@ -368,6 +377,7 @@ def convert(
     wait: bool = False,
     on_wait: Callable[[], None] | None = None,
     part_bytes: int | None = None,
+    existing: str = "replace",
 ) -> ConvertSummary:
     """Read every PBN/LIN input under ``paths`` and write the Parquet dataset to ``out_dir``.
 
@@ -416,9 +426,20 @@ def convert(
     ``wait=True`` waits for it, calling ``on_wait()`` once before it blocks
     (``handrec convert --wait`` prints its message there).
 
+    ``existing``: what becomes of the inputs the dataset in ``out_dir`` holds that are not
+    given this time (:mod:`handrec.runs.convert_append`): ``"replace"`` drops them (the
+    dataset holds the inputs given, no others), ``"append"`` keeps them (the inputs given
+    are skipped when unchanged, replaced at their place when changed, added at the end when
+    new; ``summary.actions`` says which), ``"refuse"`` raises :class:`WouldDrop` when there
+    are any.  When no path given exists (a mistyped only input) nothing is written, not even
+    the folder: ``summary.written`` is False and ``summary.diagnostics`` holds their F001.
+
+    :raises WouldDrop: with ``existing="refuse"``, when inputs would be dropped, or with
+        ``"append"``, when the dataset there cannot be kept (another handrec version, other
+        ``dd`` options); nothing is written.
     :raises OSError: when ``out_dir`` cannot be created or written; :class:`FileExistsError`
         when it holds a Parquet file of a table name that handrec did not write (never overwritten).
-    :raises ValueError: when ``jobs`` is below 1 or ``engine`` is unknown.
+    :raises ValueError: when ``jobs`` is below 1, ``engine`` or ``existing`` is unknown.
     :raises ImportError: for ``engine="dask"`` without ``handrec[dask]``.
     :raises SchedulerError: when ``scheduler`` cannot be reached (before anything is written).
     """
@@ -432,6 +453,10 @@ def convert(
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     if max_errors is not None and max_errors < 1:
         raise ValueError(f"max_errors must be at least 1, not {max_errors}")
+    if existing not in EXISTING:
+        raise ValueError(f"existing must be one of {', '.join(EXISTING)}, not {existing!r}")
+    if paths and not any(os.fspath(p) == "-" or os.path.lexists(p) for p in paths):
+        return _nothing_there(paths, limits)  # a mistyped only input: no folder made, a dataset there untouched
     out = Path(out_dir)
     dd = dd or dd_leads
     dd_mode = "" if not dd else f"{'leads' if dd_leads else 'tables'}:{dd_margin or 0}"
@@ -439,8 +464,21 @@ def convert(
         return _convert(
             paths, out, jobs, resume, force, limits, batch_boards, task_bytes, row_group_rows, on_progress,
             on_commit, engine, scheduler, max_errors, dd, dd_leads, dd_margin, dd_cache, dd_progress, dd_mode,
-            part_bytes,
+            part_bytes, existing,
         )  # fmt: skip
+
+
+def _nothing_there(paths: list[str | os.PathLike[str]], limits: Limits) -> ConvertSummary:
+    """The summary of a conversion none of whose paths exists: their F001, nothing written."""
+    summary = ConvertSummary(written=False)
+    for d in _unique(iter_entries(paths, limits)):
+        assert isinstance(d, Diagnostic)  # no path exists: nothing to read
+        summary.diagnostics.append(d)
+        summary._count(entry_status([d.code], read=False))
+        summary.unreadable += 1
+        summary.errors += d.severity is Severity.ERROR
+        summary.warnings += d.severity is Severity.WARNING
+    return summary
 
 
 def _convert(
@@ -465,13 +503,21 @@ def _convert(
     dd_progress: Callable[[int, int], None] | None,
     dd_mode: str,
     part_bytes: int | None,
+    existing: str,
 ) -> ConvertSummary:
     """:func:`convert`, its arguments checked, with the lock of ``out`` held."""
     refuse_foreign_tables(out)
+    held = held_inputs(out) if existing != "replace" else []
+    if existing == "refuse" and held:
+        check_paths(str(out), held, paths)  # before reading: the inputs as given
+    kept = OldDataset.open(out, dd_mode) if held and existing == "append" else None
+    if held and existing == "append" and (kept is None or not kept.whole):
+        why = "its tables were written by another handrec version, with other --dd options, or are mixed"
+        raise WouldDrop(str(out), [p for p, _ in held], sum(n or 0 for _, n in held), why)
     client = _dask_client(jobs, scheduler) if engine == "dask" else None  # first: an unreachable one writes nothing
     try:
         out.mkdir(parents=True, exist_ok=True)
-        old = None if force else OldDataset.open(out, dd_mode)
+        old = None if force else kept or OldDataset.open(out, dd_mode)
         work = WorkFolder(out, resume, dd_mode)
     except BaseException:
         if client is not None:
@@ -600,7 +646,7 @@ def _convert(
                 yield ([inp], None, _done_future(r), None)
                 return
             skip[0] = None
-            parted[0] = Parted(inp, task.count, sha, (CHECK_BOARDS, CHECK_BOARDS_WITH_CLAIMS))
+            parted[0] = Parted(inp, task.count, sha)
         elif skip[0] is inp:
             return
         acc = parted[0]
@@ -669,8 +715,21 @@ def _convert(
             else:
                 executor.shutdown(wait=True, cancel_futures=True)
         close_archives()
-    if summary.files == 0 and summary.boards == 0 and (out / "files.parquet").exists():
-        summary.written = False  # nothing read: the dataset there stays as it was
+    # nothing read into a folder holding a dataset: that dataset stays as it was (nothing dropped)
+    nothing = summary.files == 0 and summary.boards == 0 and (out / "files.parquet").exists()
+    if existing == "refuse" and held and not nothing:
+        try:
+            check_inputs(str(out), held, order)  # after reading: a file gone from a folder given
+        except WouldDrop:
+            shutil.rmtree(work.root, ignore_errors=True)
+            raise
+    if existing == "append" and not nothing:  # (into no dataset: every input added)
+        order, summary.actions = combine(kept or OldDataset({}), order)
+        for d, a in zip(order, summary.actions):
+            if a.action == "kept":
+                summary._keep(d)
+    if nothing:
+        summary.written = False
     else:
         finish = None
         if dd:

@@ -12,7 +12,7 @@ the game records of its boards (for the input's claimed-figure checks, which
 need every board of the input) and the file diagnostics of its reading.
 
 The parent (:class:`Parted`) takes the pieces in order, and after the last
-one writes the input's own rows -- its event checks (S603-S612, S610) and its
+one writes the input's own rows -- its event checks (S603-S616) and its
 file diagnostics, in the order one reading of the whole file finds them
 (:func:`handrec.runs.validate._merge`) -- to one more small part, the
 input's *tail*: the input's rows are then the pieces' rows one after the
@@ -43,7 +43,7 @@ from typing import Any
 from handrec.dataset.store import ROW_TABLES, InputRows, PartWriter
 from handrec.dataset.tables import TableBuffers
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity, make
-from handrec.events.checks import check_event, check_pairs
+from handrec.events.checks import EventChecker
 from handrec.events.games import GameRecord, record
 from handrec.formats.dispatch import read_input
 from handrec.inputs.sources import Input
@@ -126,41 +126,36 @@ def failure_diagnostic(path: str, failure: Exception | str) -> Diagnostic:
 
 
 class EventRecords:
-    """The game records of one input kept for its claimed-figure checks: up to ``limit`` boards
-    while none has a claim, ``claims_limit`` once one has (:data:`handrec.runs.convert.CHECK_BOARDS`,
-    :data:`~handrec.runs.convert.CHECK_BOARDS_WITH_CLAIMS`; see :mod:`handrec.runs.convert`)."""
+    """The game records of one input for its event checks (S603-S616), kept as ``handrec
+    validate`` keeps them (:class:`handrec.events.checks.EventChecker`: in memory up to its
+    bound, then on disk, so every input is checked whole whatever its size, with the
+    diagnostics validate reports)."""
 
-    def __init__(self, limit: int, claims_limit: int) -> None:
-        self.limit = limit
-        self.claims_limit = claims_limit
-        self.recs: list[GameRecord] | None = []
-        self.claims = False
-        self.unchecked = 0  # the record limit, once passed
+    def __init__(self) -> None:
+        self._checker: EventChecker | None = EventChecker()
 
     @property
     def wanted(self) -> bool:
-        """Whether the next board's record is looked at (past the limit: only for a first claim)."""
-        return self.recs is not None or not self.claims
+        """Whether the next board's record is wanted (not once the input's reading failed)."""
+        return self._checker is not None
 
     def add(self, n: int, r: GameRecord) -> None:
         """The record of the input's ``n``-th board (1-based)."""
-        self.claims = self.claims or bool(r.claims or r.tables)
-        if self.recs is not None:
-            self.recs.append(r)
-            limit = self.claims_limit if self.claims else self.limit
-            if n >= limit:
-                self.recs, self.unchecked = None, limit
+        if self._checker is not None:
+            self._checker.add_record(r)
+
+    def drop(self) -> None:
+        """Forget the records: the input's reading failed (F015), so it is not checked, as in validate."""
+        self._checker = None  # a spill's temporary database goes with it
 
     def finish(self, path: str, n: int, buf: TableBuffers, lo: int) -> tuple[int, int]:
-        """Add the input's event checks (``board_id`` from ``lo``) and S610 to ``buf``; their errors, warnings."""
+        """Add the input's event checks (``board_id`` from ``lo``) to ``buf``; their errors, warnings."""
         e = w = 0
-        if self.recs:
-            for d in check_event(self.recs) if self.claims else check_pairs(self.recs):
+        checker, self._checker = self._checker, None
+        if checker is not None:
+            for d in checker.finish():
                 buf.add_diagnostic(d, lo + d.board if d.board is not None and 0 <= d.board < n else None)
                 e, w = e + counts(d)[0], w + counts(d)[1]
-        self.recs = None
-        if self.unchecked and self.claims:  # said, not dropped silently
-            buf.add_diagnostic(make("S610", None, None, path=path, limit=self.unchecked), None)
         return e, w
 
 
@@ -249,16 +244,15 @@ class Parted:
     :meth:`add` takes each piece's result; once the last one (or one that failed) is in,
     :meth:`finish` writes the input's tail and gives its :class:`~handrec.dataset.store.InputRows`.
     ``sha256``: the file's, hashed before it was split (the key of its pieces in the manifest);
-    ``limits``: of its records for the event checks (:class:`EventRecords`).
     """
 
-    def __init__(self, inp: Input, count: int, sha256: str | None, limits: tuple[int, int]) -> None:
+    def __init__(self, inp: Input, count: int, sha256: str | None) -> None:
         self.inp = inp
         self.count = count
         self.sha256 = sha256
         self.pieces: list[tuple[str, int, dict[str, tuple[int, int]]]] = []
         self.boards = self.errors = self.warnings = 0
-        self.events = EventRecords(*limits)
+        self.events = EventRecords()
         self.reading: list[Diagnostic] = []
         self.parser: list[Diagnostic] = []
         self.marks: list[int] = []
@@ -298,7 +292,7 @@ class Parted:
         diags = _merge(self.reading, self.parser, self.marks)
         if self.failure is not None:
             diags.append(failure_diagnostic(inp.path, self.failure))
-            self.events.recs = None
+            self.events.drop()
         elif n == 0 and not any(d.severity is Severity.ERROR for d in diags):
             diags.append(make("F018", None, None, path=inp.path, format=(inp.format or "pbn").upper()))  # as read_input
         buf = TableBuffers()

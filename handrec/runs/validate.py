@@ -69,6 +69,7 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import os
+from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
@@ -507,6 +508,35 @@ class _Failed(Exception):
     """An F015 sent back by a worker."""
 
 
+class _Numbers:
+    """The board numbers of an input by board index, 8 bytes a board while they are ints (a
+    list of Python ints is 36 bytes a board: issue #22.4); any other value turns it into a list."""
+
+    _NONE = -(2**63)
+
+    def __init__(self) -> None:
+        self._a: Any = array("q")
+
+    def append(self, n: Any) -> None:
+        a = self._a
+        if type(a) is array:
+            if n is None:
+                a.append(self._NONE)
+                return
+            if type(n) is int and self._NONE < n < 2**63:
+                a.append(n)
+                return
+            self._a = a = [None if x == self._NONE else x for x in a]
+        a.append(n)
+
+    def __len__(self) -> int:
+        return len(self._a)
+
+    def __getitem__(self, i: int) -> Any:
+        n = self._a[i]
+        return None if n == self._NONE and type(self._a) is array else n
+
+
 class _Reporter:
     """Turns units into reports, counting errors and stopping at the ``max_errors``-th.
 
@@ -533,7 +563,7 @@ class _Reporter:
     def stopped(self) -> bool:
         return self.max_errors is not None and self.errors >= self.max_errors
 
-    def _add(self, rep: InputReport, ds: Iterable[Diagnostic], numbers: list[Any]) -> bool:
+    def _add(self, rep: InputReport, ds: Iterable[Diagnostic], numbers: _Numbers | list[Any]) -> bool:
         """Report ``ds`` (as reported: :func:`_prepare` applied) until the ``max_errors``-th error; ``True`` once there."""
         for d in ds:
             severity = d.severity
@@ -548,7 +578,7 @@ class _Reporter:
                 return True
         return False
 
-    def _emit(self, rep: InputReport, ds: Iterable[Diagnostic], numbers: list[Any]) -> bool:
+    def _emit(self, rep: InputReport, ds: Iterable[Diagnostic], numbers: _Numbers | list[Any]) -> bool:
         """:meth:`_add` of diagnostics not yet prepared (``strict``)."""
         return self._add(rep, _prepare(list(ds), self.strict), numbers)
 
@@ -560,7 +590,7 @@ class _Reporter:
 
     def input(self, unit: _Unit) -> InputReport:
         rep = InputReport(unit.path, True)
-        numbers: list[Any] = []  # the board numbers read so far, by index (JSON board_number)
+        numbers = _Numbers()  # the board numbers read so far, by index (JSON board_number)
         checker = EventChecker()
         dd_boards: list[Any] = []
         try:

@@ -444,7 +444,11 @@ def test_convert_that_reads_nothing_leaves_the_dataset_as_it_was(tmp_path: Path)
     missing = tmp_path / "nonexist"
     r = run("convert", missing, "-o", out)
     assert r.exit_code == 2
-    assert r.stderr.splitlines()[0] == "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings"
+    assert r.stderr.splitlines() == [  # its error first (issue #19.3)
+        f"{missing}:0:0: F001 error: cannot read input: No such file or directory",
+        "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
+        f"handrec: no input was read; the dataset in {out} is left as it was",
+    ]
     assert {p.name: p.read_bytes() for p in out.glob("*.parquet")} == before
     q = run("query", out, "select count(*) n from boards", "-f", "csv")
     assert q.stdout.splitlines() == ["n", "44"]

@@ -102,7 +102,7 @@ def test_built_once_then_rebuilt_when_the_dataset_changes(dataset: Path, inputs:
     fewer = tmp_path / "in"
     shutil.copytree(inputs, fewer)
     (fewer / "pairs.pbn").unlink()
-    r = cli("convert", fewer, "-o", ds, "-j", "1", "-q")
+    r = cli("convert", fewer, "-o", ds, "-j", "1", "-q", "--replace")  # other paths: the old ones dropped
     assert r.exit_code == 0, r.output
     assert materialise(ds, db) is True
     after = run(None, "select count(*) from boards", db=db)[1][0][0]
@@ -196,7 +196,7 @@ def test_query_refuses_tables_from_two_runs(dataset: Path, inputs: Path, tmp_pat
     assert "different conversions" in r.stderr
     assert not (tmp_path / "m.duckdb").exists()
     # converting again mends it, and query answers again
-    r = cli("convert", inputs, "-o", mixed, "-j", "1", "-q")
+    r = cli("convert", inputs, "-o", mixed, "-j", "1", "-q", "--replace")
     assert r.exit_code == 0
     assert cli("query", mixed, "select count(*) from boards").exit_code == 0
 

@@ -54,15 +54,19 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.mark.parametrize("command", ["convert", "validate"])
+@pytest.mark.parametrize("command", ["convert", "validate", "convert-dask"])
 def test_workers_end_when_the_parent_is_killed(folder: Path, tmp_path: Path, command: str) -> None:
-    args = [sys.executable, "-m", "handrec.cli", command, str(folder), "--jobs", "2"]
-    if command == "convert":
+    if command == "convert-dask":
+        pytest.importorskip("distributed", reason="the Dask engine needs handrec[dask]")
+    args = [sys.executable, "-m", "handrec.cli", command.split("-")[0], str(folder), "--jobs", "2"]
+    if command.startswith("convert"):
         args += ["-o", str(tmp_path / "out")]
+    if command == "convert-dask":  # a LocalCluster of two worker processes started by handrec
+        args += ["--engine", "dask"]
     # About 10 MB in all: over validate's POOL_BYTES, so both commands use the pool.
     parent = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         workers: set[int] = set()
         while time.monotonic() < deadline and len(workers) < 2 and parent.poll() is None:
             workers = _children(parent.pid)

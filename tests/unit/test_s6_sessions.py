@@ -18,7 +18,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from handrec.dataset.query import _SESSION_DATE_SQL, connect, csv_value, write_csv
+from handrec.dataset.query import connect, csv_value, write_csv
+from handrec.dataset.score_views import SESSION_DATE_SQL as _SESSION_DATE_SQL
 from handrec.diagnostics import CODES, Code, Severity
 from handrec.events.checks import check_event, check_pairs
 from handrec.events.event_score import score_event

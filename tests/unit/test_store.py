@@ -367,30 +367,36 @@ def test_pair_playing_a_board_twice_is_reported_as_validate_does(tmp_path: Path)
     assert s.warnings == json.loads(v.stdout)["warnings"] == 2 + 3 + 3  # S612 twice; T103, T104 on board 2
 
 
-def test_claimed_figures_past_the_memory_bound_are_said_not_checked(tmp_path: Path, monkeypatch) -> None:
-    """An input too long to keep its records for the event checks gets one S610 note, not silence."""
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_event_checks_past_the_memory_bound_are_made_as_validate_makes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """An input longer than the records kept in memory is still checked whole, as validate
+    checks it (its records spilled to disk: handrec.events.spill), claims or not (issue #22.5:
+    convert once skipped the checks past 20,000 boards, and S612 without a word)."""
+    import handrec.events.checks as checks
     import handrec.runs.convert as run
 
+    monkeypatch.setattr(checks, "SPILL_RECORDS", 2)  # every input here spills
+    # the limits convert had (gone: these are no-ops now), at which it stopped checking
+    monkeypatch.setattr(run, "CHECK_BOARDS", 2, raising=False)
+    monkeypatch.setattr(run, "CHECK_BOARDS_WITH_CLAIMS", 3, raising=False)
     src = tmp_path / "in"
     src.mkdir()
     (src / "pairs.pbn").write_text(_pairs({(2, 1): '[ScoreMP "NS 5"]\n'}), encoding="utf-8")
-    monkeypatch.setattr(run, "CHECK_BOARDS", 2)
-    monkeypatch.setattr(run, "CHECK_BOARDS_WITH_CLAIMS", 3)
+    (src / "twice.pbn").write_text(_pairs({}).replace('[North "C1"]\n[South "C2"]', '[North "A1"]\n[South "A2"]'))
     out = tmp_path / "ds"
-    convert([src], out, jobs=1)
+    convert([src], out, jobs=jobs)
     d = [x for x in _read(out)["diagnostics"].to_pylist() if x["code"].startswith("S6")]
-    assert [(x["code"], x["severity"], x["board_id"], x["message"]) for x in d] == [
-        (
-            "S610",
-            "info",
-            None,
-            "claimed event figures (ScoreMP, ScoreTable...) not checked: the input has more than 2 boards",
-        )
+    got = [(Path(x["source_file"]).name, x["code"], x["line"], x["message"]) for x in d]
+    assert [(f, c) for f, c, _, _ in got] == [("pairs.pbn", "S603"), ("twice.pbn", "S612"), ("twice.pbn", "S612")]
+    v = CliRunner().invoke(app, ["validate", str(src), "--format", "json", "--jobs", "1"])
+    expected = [
+        (Path(x["path"]).name, x["code"], x["line"], x["message"])
+        for x in json.loads(v.stdout)["diagnostics"]
+        if x["code"].startswith("S6")
     ]
-    # no claim anywhere: nothing to say
-    (src / "pairs.pbn").write_text(_pairs({}), encoding="utf-8")
-    convert([src], out, jobs=1, force=True)
-    assert not [x for x in _read(out)["diagnostics"].to_pylist() if x["code"].startswith("S6")]
+    assert got == expected
 
 
 # --- a folder holding Parquet files handrec did not write -------------------------------------------
