@@ -204,11 +204,13 @@ class BookletSummary:
     (:func:`diagram_boards`); ``results``: whether there are results pages;
     ``no_results``: why there are none, when results were not refused
     (:func:`handrec.booklet.results_pages.no_results_reason`); ``total``: boards of the input
-    (``boards + left_out``).
+    (``boards + left_out``); ``read``: the games read (each table's record of a board: what
+    ``validate`` and ``convert`` count as boards).
     """
 
     boards: int = 0
     left_out: int = 0
+    read: int = 0
     results: bool = False
     no_results: str | None = None
 
@@ -245,7 +247,7 @@ def select_boards(
             reason = no_results_reason(recs)
     shown, left_out = diagram_boards(all_boards)
     if summary is not None:
-        summary.boards, summary.left_out = len(shown), left_out
+        summary.boards, summary.left_out, summary.read = len(shown), left_out, len(all_boards)
         summary.results, summary.no_results = res is not None, reason
     return all_boards, shown, res
 

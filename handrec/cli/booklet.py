@@ -182,5 +182,6 @@ def booklet(
         typer.echo(f"handrec: {k} board{'s' if k > 1 else ''} without a deal left out of the diagrams", err=True)
     if results and summary.no_results:
         typer.echo(f"handrec: no results to print: {summary.no_results}", err=True)
-    typer.echo(f"{n} boards -> {_printable(str(output))}", err=True)
+    # boards: the games read, as validate, convert and export count them; then the diagrams drawn
+    typer.echo(f"{summary.read} boards ({n} diagram{'s' if n != 1 else ''}) -> {_printable(str(output))}", err=True)
     raise typer.Exit(2 if bad else 0)

@@ -92,12 +92,16 @@ def export(
     to = _output_format(output, to)
     input_errors: list = []
     not_written: list = []  # reading faults whose text is not in the output as written, in input order
+    escapes: list[tuple[str, list[int]]] = []  # each PBN input's escape lines no board holds (layout lines)
 
     def boards():
         for inp in iter_inputs(paths, input_errors):
-            for b in read_input(inp):
+            lines: list[int] = []
+            for b in read_input(inp, escape_lines=lines):
                 not_written.extend(d for d in b.diagnostics if _not_as_written(d))
                 yield b
+            if lines:
+                escapes.append((inp.path, lines))
             not_written.extend(d for d in inp.diagnostics if _not_as_written(d))
             input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
 
@@ -163,6 +167,8 @@ def export(
     if dropped:
         lost = ", ".join(f"{k} ({v} board{'s' if v > 1 else ''})" for k, v in sorted(dropped.items()))
         typer.echo(f"handrec: not carried in {to.value.upper()}: {lost}", err=True)
+    for path, lines in escapes:
+        typer.echo(_printable(f"handrec: {path}: {_escape_note(lines)}"), err=True)
     for d in not_written:
         typer.echo(f"{_printable(str(d))}: not in the output as written", err=True)
     if not_written:
@@ -174,3 +180,29 @@ def export(
         )
     typer.echo(f"{n} boards -> {'standard output' if str(output) == '-' else _printable(str(output))}", err=True)
     raise typer.Exit(2 if bad else 1 if not_written else 0)
+
+
+#: How many runs of line numbers the note of dropped escape lines shows.
+_RUNS_SHOWN = 5
+
+
+def _escape_note(lines: list[int]) -> str:
+    """What ``export`` says of a PBN input's escape lines that no board holds (PBN 2.1 §2.4:
+    BridgeComposer's layout lines such as ``%BCOptions`` or ``%Font:...``, ``%Creator``, comment
+    banners; the writer writes its own ``% PBN 2.1``, ``% EXPORT`` and ``%Content-type``): their count, then the
+    first :data:`_RUNS_SHOWN` runs of line numbers (``3-42``: lines 3 to 42).
+
+    >>> _escape_note([1, 2, 3, 7, 9, 10, 12, 20, 30]), _escape_note([4])
+    ('9 % lines not carried (layout or comment lines): lines 1-3, 7, 9-10, 12, 20 ...', '1 % line not carried (layout or comment line): line 4')
+    """
+    runs: list[list[int]] = []
+    for n in lines:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    shown = ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs[:_RUNS_SHOWN])
+    shown += " ..." if len(runs) > _RUNS_SHOWN else ""
+    if len(lines) == 1:
+        return f"1 % line not carried (layout or comment line): line {shown}"
+    return f"{len(lines)} % lines not carried (layout or comment lines): lines {shown}"

@@ -36,7 +36,16 @@ def _counted(boards: Iterator[Board], bar: Bar, total: int) -> Iterator[Board]:
 @app.command()
 def generate(
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="File to write: .pbn or .lin.")],
-    boards: Annotated[int, typer.Option("--boards", "-n", min=1, metavar="N", help="How many boards.")] = 16,
+    boards: Annotated[
+        int,
+        typer.Option(
+            "--boards",
+            "-n",
+            min=1,
+            metavar="N",
+            help="How many deals (board numbers); with --tables T, each played T times.",
+        ),
+    ] = 16,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Random seed (same seed, same boards).")] = 1,
     tables: Annotated[
         int,
@@ -99,5 +108,6 @@ def generate(
         raise typer.Exit(2) from None
     if quiet:
         return
-    games = f" ({n} games)" if tables > 1 else ""
-    typer.echo(f"{boards if tables > 1 else n} boards{games} -> {_printable(str(output))}", err=True)
+    # boards: the games written, as validate, convert and export will count them
+    deals = f" ({boards} deal{'s' if boards != 1 else ''} x {tables} tables)" if tables > 1 else ""
+    typer.echo(f"{n} boards{deals} -> {_printable(str(output))}", err=True)

@@ -26,14 +26,15 @@ _OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?")
 @app.command(context_settings={"ignore_unknown_options": True})
 def query(
     args: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
-            metavar="[DIR] SQL",
+            metavar="[DIR] [SQL]",
             help="A dataset folder written by 'handrec convert' (optional with --db), then SQL over the tables "
-            "boards, calls, plays, diagnostics, tables, files and the views travellers, rankings.",
+            "boards, calls, plays, diagnostics, supplemental, files and the views travellers, rankings. "
+            "Without SQL: the tables and views with their columns.",
             show_default=False,
         ),
-    ],
+    ] = None,
     db: Annotated[
         Path | None,
         typer.Option(
@@ -56,9 +57,12 @@ def query(
     answers from FILE alone.  The SQL can read or write no other file
     unless --allow-external.  SQL that starts with a -- comment is read as
     SQL; so is everything after a lone --: handrec query DIR -- "SQL".
+    handrec query DIR (or --db FILE) without SQL lists the tables and
+    views with their columns and types.
     """
-    from handrec.dataset.query import QueryError, materialise, run, write_csv
+    from handrec.dataset.query import QueryError, list_columns, materialise, run, write_csv
 
+    args = args or []
     unknown = [a for a in args if _OPTION_LIKE.fullmatch(a)]
     if unknown:
         typer.echo(
@@ -67,14 +71,24 @@ def query(
             err=True,
         )
         raise typer.Exit(2)
-    if len(args) > 2 or (len(args) == 1 and db is None):
-        typer.echo("handrec: usage: handrec query DIR SQL [--db FILE] | handrec query --db FILE SQL", err=True)
+    if len(args) > 2 or (not args and db is None):
+        typer.echo("handrec: usage: handrec query DIR [SQL] [--db FILE] | handrec query --db FILE [SQL]", err=True)
         raise typer.Exit(2)
-    dataset, sql = (Path(args[0]), args[1]) if len(args) == 2 else (None, args[0])
+    dataset: Path | None
+    sql: str | None
+    if len(args) == 2:
+        dataset, sql = Path(args[0]), args[1]
+    elif args and db is None:
+        dataset, sql = Path(args[0]), None  # a folder alone: what it holds
+    else:
+        dataset, sql = None, args[0] if args else None
     try:
         if db is not None and dataset is not None and materialise(dataset, db):
             typer.echo(f"handrec: {_printable(str(dataset))} -> {_printable(str(db))}", err=True)
-        cols, rows = run(None if db is not None else dataset, sql, allow_external=allow_external, db=db)
+        if sql is None:
+            cols, rows = list_columns(None if db is not None else dataset, db=db)
+        else:
+            cols, rows = run(None if db is not None else dataset, sql, allow_external=allow_external, db=db)
     except QueryError as e:
         typer.echo(f"handrec: {_plain(str(e))}", err=True)  # DuckDB's message has lines (the SQL, a caret)
         raise typer.Exit(2) from None

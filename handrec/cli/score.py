@@ -59,8 +59,8 @@ def score(
         ScoreTableChoice | None,
         typer.Option(
             "--table",
-            help="With --format csv: which table to write (travellers: a row per result, or per deal of a "
-            "session, or per teams board; rankings: a row per pair or team). Default: travellers.",
+            help="Which table to write (travellers: a row per result, or per deal of a session, or per teams "
+            "board; rankings: a row per pair or team). Default: both in text, travellers in csv; not with json.",
         ),
     ] = None,
     neuberg: Annotated[
@@ -83,19 +83,31 @@ def score(
 
     input_errors: list = []
     recs = []
+    hand_records: list[tuple[str, int]] = []  # (input, boards): files of hand records only, not scored
     for inp in iter_inputs(paths, input_errors):
-        for board in read_input(inp):
-            recs.append(record(board))
+        file_recs = [record(board) for board in read_input(inp)]
+        if file_recs and all(r.hand_record for r in file_recs):
+            hand_records.append((inp.path, len(file_recs)))  # each board would say "no result": said once
+        else:
+            recs.extend(file_recs)
         input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
-    if table is not None and format is not ScoreFormat.csv:
-        typer.echo("handrec: --table goes with --format csv (text and json show both tables)", err=True)
+    if table is not None and format is ScoreFormat.json:
+        typer.echo("handrec: --table goes with --format text or csv (json holds both tables)", err=True)
         raise typer.Exit(2)
+    for path, n in hand_records:
+        typer.echo(
+            _printable(f"handrec: {path}: hand records only ({_boards(n)}, none with a result): not scored"), err=True
+        )
     events = score_event(recs, None if method is ScoreMethod.auto else Method(method.value), neuberg=neuberg)
-    text = render(events, format.value, table=(table or ScoreTableChoice.travellers).value)
+    text = render(events, format.value, table=None if table is None else table.value)
     PlainWriter(sys.stdout, json=format is ScoreFormat.json).write(text)  # names are data: no control characters
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(_printable(str(d)), err=True)
-    if not recs and not bad:
+    if not recs and not bad and not hand_records:
         typer.echo("handrec: no boards found", err=True)
     raise typer.Exit(2 if bad else 0 if recs else 1)  # nothing to score: 1, as booklet with nothing to print
+
+
+def _boards(n: int) -> str:
+    return f"{n} board{'s' if n != 1 else ''}"

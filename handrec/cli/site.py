@@ -79,7 +79,9 @@ def site(
             _nothing_found(paths)
         raise typer.Exit(2 if bad else 1)
     typer.echo(
-        f"{summary.sessions} session{'s' if summary.sessions != 1 else ''}, {summary.boards} boards, "
+        # boards: the games read, as validate, convert and export count them; deals: the board pages
+        f"{summary.sessions} session{'s' if summary.sessions != 1 else ''}, {summary.games} boards "
+        f"({summary.boards} deal{'s' if summary.boards != 1 else ''}), "
         f"{summary.pairs} score cards -> {_printable(str(output / 'index.html'))}",
         err=True,
     )

@@ -2,7 +2,8 @@
 
 :func:`connect` opens an in-memory DuckDB database with one view per
 Parquet table of the dataset (``boards``, ``calls``, ``plays``,
-``diagnostics``, ``tables``, ``files``), registers handrec's scoring functions, and then
+``diagnostics``, ``supplemental``, ``files``; an older dataset's ``tables.parquet`` as
+``supplemental``), registers handrec's scoring functions, and then
 locks the connection down: the tables are scanned through pyarrow, so
 DuckDB is given no file access at all (external access disabled): a query
 can neither read other files nor write anywhere, the dataset folder
@@ -39,7 +40,7 @@ import pyarrow.parquet as pq
 
 from handrec import __version__
 from handrec.dataset.score_views import RANKINGS_COLUMNS, RANKINGS_SQL, TRAVELLERS_COLUMNS, TRAVELLERS_SQL
-from handrec.dataset.tables import SCHEMA_VERSION, SCHEMAS
+from handrec.dataset.tables import RENAMED, SCHEMA_VERSION, SCHEMAS
 from handrec.events.travellers import row_score
 from handrec.model import ModelError, Vulnerability
 from handrec.scoring.imps import imps
@@ -47,7 +48,17 @@ from handrec.scoring.imps import imps
 _TRAVELLERS = TRAVELLERS_SQL
 _RANKINGS = RANKINGS_SQL
 
-__all__ = ["connect", "connect_db", "materialise", "dataset_state", "run", "QueryError", "csv_value", "write_csv"]
+__all__ = [
+    "connect",
+    "connect_db",
+    "materialise",
+    "dataset_state",
+    "run",
+    "list_columns",
+    "QueryError",
+    "csv_value",
+    "write_csv",
+]
 
 
 class QueryError(ValueError):
@@ -117,6 +128,9 @@ def _check_dataset(root: Path, shown: str | os.PathLike[str]) -> dict[str, Path]
     if not (root / "boards.parquet").is_file():
         raise QueryError(f"{shown}: no handrec dataset here (boards.parquet missing); run 'handrec convert' first")
     files = {name: root / f"{name}.parquet" for name in SCHEMAS if (root / f"{name}.parquet").is_file()}
+    for name, old in RENAMED.items():  # an older dataset: its file of the table under its old name
+        if name not in files and (root / f"{old}.parquet").is_file():
+            files[name] = root / f"{old}.parquet"
     runs: dict[bytes | None, list[str]] = {}
     versions = set()
     for name, f in files.items():
@@ -496,3 +510,25 @@ def write_csv(out: IO[str], cols: list[str], rows: list[tuple[Any, ...]]) -> Non
     w = csv.writer(out, lineterminator="\n")
     w.writerow(cols)
     w.writerows([tuple(csv_value(v) for v in row) for row in rows])
+
+
+def list_columns(
+    dataset: str | os.PathLike[str] | None, *, db: str | os.PathLike[str] | None = None
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The dataset's tables and views with their columns (``handrec query DIR`` without SQL):
+    ``(["table", "kind", "column", "type"], rows)``, one row per column, the Parquet tables
+    (kind ``table``) before the views (kind ``view``), in the order of ``handrec schema``
+    (:data:`SCHEMAS`, :data:`VIEWS`; any other after them by name), each one's columns in
+    order; the type is DuckDB's (``VARCHAR``, ``INTEGER``, ``STRUCT(...)``).  ``dataset``
+    and ``db`` as :func:`run` takes them.
+
+    :raises QueryError: as :func:`run`.
+    """
+    sql = f"""
+        SELECT table_name, column_name, data_type, ordinal_position FROM information_schema.columns
+        WHERE table_name <> '{_META}'"""
+    order = {name: i for i, name in enumerate([*SCHEMAS, *VIEWS])}
+    _, rows = run(dataset, sql, db=db)
+    rows.sort(key=lambda r: (order.get(r[0], len(order)), r[0], r[3]))
+    kind = {name: "table" for name in SCHEMAS}
+    return ["table", "kind", "column", "type"], [(t, kind.get(t, "view"), c, ty) for t, c, ty, _ in rows]

@@ -13,7 +13,7 @@ compared: its games are in neither view.
 The rules are those of :mod:`handrec.events` (sessions, travellers, pairs, teams) written in SQL;
 ``tests/corpus/test_sql_views_match_score.py`` checks the two give the same methods, ranks and
 totals on every corpus file with results.  What the SQL does not read: results given only as
-ScoreTable rows (they are in ``tables``), Law 12C2 artificial scores and Multiplicity.
+ScoreTable rows (they are in ``supplemental``), Law 12C2 artificial scores and Multiplicity.
 
 Sources: bridge-rules.md §8.2-§8.5; PBN 2.1 §3.4.12 (Scoring), §4.1.7 (Room).
 """

@@ -88,7 +88,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from handrec import __version__
-from handrec.dataset.tables import SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
+from handrec.dataset.tables import RENAMED, SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
 from handrec.diagnostics import Diagnostic
 
 __all__ = [
@@ -139,7 +139,7 @@ DICTIONARY_COLUMNS: dict[str, list[str]] = {
     "calls": ["source_file", "seat", "call", "annotation"],
     "plays": ["source_file", "seat", "card", "winner"],
     "diagnostics": ["source_file", "code", "severity", "message"],
-    "tables": ["source_file", "table_name", "column"],
+    "supplemental": ["source_file", "table_name", "column"],
     "files": ["format", "status"],
     "leads": ["source_file", "lead"],
     "deals": ["dealer", "source"],
@@ -148,7 +148,7 @@ DICTIONARY_COLUMNS: dict[str, list[str]] = {
 _MANIFEST = "manifest.jsonl"
 _MANIFEST_FORMAT = 2  # 2: inputs read in pieces (``pieces``), and the piece lines
 #: Tables whose rows belong to inputs (``files`` is built from the inputs' summaries).
-ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "leads")
+ROW_TABLES = ("boards", "calls", "plays", "diagnostics", "supplemental", "leads")
 _OLD = "<dataset>"  # the source name of rows reused from the existing dataset
 #: The suffix of a part's files (:func:`part_file`).
 PART_SUFFIX = ".arrow"
@@ -762,7 +762,21 @@ def merge(
         _fsync(tmp[t])
     for t in SCHEMAS:
         os.replace(tmp[t], out / f"{t}.parquet")
+    _drop_renamed(out)
     _fsync(out)
+
+
+def _drop_renamed(out: Path) -> None:
+    """Remove an older dataset's file of a table renamed since (:data:`~handrec.dataset.tables.RENAMED`:
+    ``tables.parquet``, now ``supplemental.parquet``), so the folder holds one dataset; only a file
+    handrec wrote (its ``handrec.schema_version`` metadata), never another one of that name."""
+    for old in RENAMED.values():
+        f = out / f"{old}.parquet"
+        try:
+            if f.is_file() and not f.is_symlink() and b"handrec.schema_version" in (pq.read_schema(f).metadata or {}):
+                f.unlink()
+        except (OSError, pa.ArrowException):
+            pass  # not Parquet, or gone: not handrec's to remove
 
 
 def refuse_foreign_tables(out: Path) -> None:

@@ -8,6 +8,9 @@ Tables (one Arrow schema each, :data:`SCHEMAS`):
 * ``calls``: one row per call, ``plays``: one row per card played,
 * ``diagnostics``: one row per diagnostic (file-level ones have a null
   ``board_id``),
+* ``supplemental``: one row per element of a PBN supplemental table (ScoreTable,
+  OptimumResultTable ...; PBN 2.1 §5); an older dataset's ``tables.parquet``
+  (:data:`RENAMED`),
 * ``files``: one row per input (file, compressed file or archive member,
   including those not read), with the counts that must add up:
   ``boards`` read from it and ``boards_written`` to ``boards`` (equal),
@@ -38,9 +41,12 @@ from handrec.rules.board import check_deal
 from handrec.rules.play import Trick
 from handrec.rules.validator import Analysis, analyse
 
-__all__ = ["SCHEMAS", "SCHEMA_VERSION", "TableBuffers", "to_arrow", "board_row", "description"]
+__all__ = ["SCHEMAS", "SCHEMA_VERSION", "RENAMED", "TableBuffers", "to_arrow", "board_row", "description"]
 
 SCHEMA_VERSION = "7"
+#: Tables renamed since an older schema: the name now -> the name of its file in an older dataset.
+#: ``tables`` became ``supplemental``: ``describe tables`` and ``show tables`` are DuckDB statements.
+RENAMED = {"supplemental": "tables"}
 
 _ERROR, _WARNING = Severity.ERROR, Severity.WARNING
 
@@ -277,7 +283,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ),
         ]
     ),
-    "tables": pa.schema(
+    "supplemental": pa.schema(
         [
             _col("board_id", _i64, _BOARD_ID),
             _col("source_file", _str, _SOURCE),
@@ -597,7 +603,7 @@ class TableBuffers:
         """PBN supplemental tables (ScoreTable, OptimumResultTable ...), one row per element:
         the table's name, the row number (0-based), the column name (``#n`` past the
         header, or for an unknown section) and the element as written (PBN 2.1 §5)."""
-        cols = self.rows["tables"]
+        cols = self.rows["supplemental"]
         for t in tables:
             names = [c.name for c in t.columns]
             for r, row in enumerate(t.rows):
@@ -679,7 +685,7 @@ def metadata() -> dict[bytes, bytes]:
 def to_arrow(boards: Iterable[Board]) -> dict[str, pa.Table]:
     """The Arrow tables that ``handrec convert`` writes, for an iterable of boards.
 
-    Returns ``{"boards", "calls", "plays", "diagnostics"}`` tables (see
+    Returns ``{"boards", "calls", "plays", "diagnostics", "supplemental"}`` tables (see
     :data:`SCHEMAS`); each board is replayed once.
 
     >>> import io
@@ -692,5 +698,6 @@ def to_arrow(boards: Iterable[Board]) -> dict[str, pa.Table]:
     for b in boards:
         buf.add(analyse(b))
     return {
-        name: pa.Table.from_batches([buf.take(name)]) for name in ("boards", "calls", "plays", "diagnostics", "tables")
+        name: pa.Table.from_batches([buf.take(name)])
+        for name in ("boards", "calls", "plays", "diagnostics", "supplemental")
     }

@@ -345,6 +345,17 @@ class GameRecord:
     def passed_out(self) -> bool:
         return self.contract is not None and self.contract.is_passed_out
 
+    @property
+    def hand_record(self) -> bool:
+        """Whether this game is a hand record only: no contract, no tricks, no score and no
+        ScoreTable or TotalScoreTable (PBN 2.1 §5.3) -- a deal to print, nothing to score."""
+        return (
+            self.contract is None
+            and self.tricks is None
+            and self.score_ns is None
+            and not any(t.name in SCORE_TABLES for t in self.tables)
+        )
+
 
 _RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
 #: The tags whose positions a :class:`GameRecord` keeps (``spans``), in that order.

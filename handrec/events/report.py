@@ -294,8 +294,10 @@ def _session_table(ev: EventScore) -> tuple[list[str], list[list[str]], list[dic
     return headers, rows, jrows
 
 
-def render(events: Sequence[EventScore], fmt: str = "text", table: str = "travellers") -> str:
-    """The scored events as ``text`` (travellers, then rankings, per event), ``csv`` (one
+def render(events: Sequence[EventScore], fmt: str = "text", table: str | None = None) -> str:
+    """The scored events as ``text`` (travellers, then rankings, per event; with ``table``
+    ``"travellers"`` or ``"rankings"`` only that table, under each event's title line and
+    before its notes), ``csv`` (one
     table with its header and an ``event`` column: ``table`` ``"travellers"``, a row per
     result, per deal of a session or per teams board, or ``"rankings"``, a row per pair
     or team of each ranking) or ``json`` (``{"method", "events": [{"event", "method",
@@ -304,27 +306,31 @@ def render(events: Sequence[EventScore], fmt: str = "text", table: str = "travel
     has a ``method`` column; events scored by different methods give the union of their
     columns (a row leaves the others empty).
 
+    ``table`` ``None``: both tables in text, travellers in CSV; JSON always holds both.
+
     :raises ValueError: for another ``fmt`` or ``table``.
     """
+    if table not in (None, "travellers", "rankings"):
+        raise ValueError(f"unknown table {table!r}")
     if fmt == "json":
         return _render_json(events)
     if fmt == "csv":
-        if table not in ("travellers", "rankings"):
-            raise ValueError(f"unknown table {table!r}")
-        return _render_csv(events, table)
+        return _render_csv(events, table or "travellers")
     if fmt != "text":
         raise ValueError(f"unknown format {fmt!r}")
-    return _render_text(events)
+    return _render_text(events, table)
 
 
-def _render_text(events: Sequence[EventScore]) -> str:
+def _render_text(events: Sequence[EventScore], table: str | None = None) -> str:
     out: list[str] = []
     for ev in events:
         if out:
             out.append("")
         title = ev.name
         out.append(f"{title}: {method_title(ev)}")
-        if ev.method.is_session:
+        if table == "rankings":
+            pass  # the rankings only
+        elif ev.method.is_session:
             s = ev.session
             assert s is not None
             headers, rows, _ = _session_table(ev)
@@ -359,7 +365,7 @@ def _render_text(events: Sequence[EventScore]) -> str:
             for board in ev.no_result:  # listed as such, scored nowhere
                 out.append("")
                 out.append(f"Board {board}: no result")
-        for r in ev.rankings:
+        for r in ev.rankings if table != "travellers" else ():
             out.append("")
             out.append(f"Ranking {r.title}" if r.title not in ("sides",) else "Totals")
             headers, rows, _ = _ranking_table(r, ev.method)

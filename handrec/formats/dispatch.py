@@ -55,6 +55,7 @@ def read_input(
     part: tuple[int, int] | None = None,
     file_diagnostics: list[Diagnostic] | None = None,
     digest: bool = True,
+    escape_lines: list[int] | None = None,
 ) -> Iterator[Board]:
     """Yield the boards of one input, appending file-level faults to ``inp.diagnostics``.
 
@@ -74,6 +75,8 @@ def read_input(
     inheritance, and of :func:`handrec.formats.lin.reader.parse_lin`); no F018 then,
     since a part may hold no game (the caller judges the whole file).  ``digest=False``: the bytes are not hashed
     (``inp.sha256`` stays ``None``; see :meth:`handrec.inputs.sources.Input.lines`).
+    ``escape_lines`` (PBN): a list the file lines of its escape lines other than ``% PBN``,
+    ``% EXPORT`` and ``%Content-type:`` are appended to (see :func:`handrec.formats.pbn.reader.parse_pbn`).
 
     :raises ValueError: for a ``part`` of an input that is neither PBN nor LIN.
     """
@@ -85,7 +88,9 @@ def read_input(
     found = inp.diagnostics if file_diagnostics is None else file_diagnostics
     n = 0
     try:
-        where = {} if part is None else {"part": part}  # (PBN or LIN, checked above)
+        where: dict[str, object] = {} if part is None else {"part": part}  # (PBN or LIN, checked above)
+        if escape_lines is not None and inp.format == "pbn":
+            where["escape_lines"] = escape_lines
         if inp.format == "usebio":  # XML: read as bytes, it names its own encoding
             from handrec.formats.usebio.reader import read_usebio_input
 

@@ -33,7 +33,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site") / "club"
     done = _handrec("site", str(SAMPLE), "-o", str(out))
     assert done.returncode == 0, done.stderr
-    assert "1 session, 8 boards, 8 score cards" in done.stderr
+    assert "1 session, 32 boards (8 deals), 8 score cards" in done.stderr
     return out
 
 

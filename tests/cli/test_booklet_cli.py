@@ -58,7 +58,7 @@ def test_reference_file_draws_only_the_boards_with_a_deal(corpus_dir: Path, tmp_
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines() == [
         "handrec: 22 boards without a deal left out of the diagrams",
-        f"5 boards -> {out}",
+        f"31 boards (5 diagrams) -> {out}",
     ]
     (page,) = pdf_pages(out)
     assert page.count("BOARD") == 5
@@ -75,7 +75,7 @@ def test_board_without_deal_keeps_its_results(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines() == [
         "handrec: 1 board without a deal left out of the diagrams",
-        f"1 boards -> {out}",
+        f"8 boards (1 diagram) -> {out}",
     ]
     diagrams, results = pdf_pages(out)
     assert diagrams.count("BOARD") == 1 and "Board 1" in diagrams
@@ -90,7 +90,7 @@ def test_no_deal_but_results_prints_the_results_alone(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines() == [
         "handrec: 2 boards without a deal left out of the diagrams",
-        f"0 boards -> {out}",
+        f"8 boards (0 diagrams) -> {out}",
     ]
     (page,) = pdf_pages(out)  # no empty diagram page before the results
     assert page.startswith("Club") and "No boards." not in page and "BOARD" not in page
@@ -143,7 +143,7 @@ def test_explicit_results_without_results_says_why(corpus_dir: Path, tmp_path: P
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines() == [
         "handrec: no results to print: each board has at most one result and there is no ScoreTable",
-        f"8 boards -> {out}",
+        f"8 boards (8 diagrams) -> {out}",
     ]
     (valet,) = (corpus_dir / "pbn").glob("valet_euro2006*.pbn")
     r = run("booklet", valet, "-o", out, "--results")
@@ -156,7 +156,7 @@ def test_default_stays_silent_without_results(tmp_path: Path) -> None:
     for args in ([], ["--no-results"]):
         r = run("booklet", CLUB_PAIRS, "-o", out, *args)
         assert r.exit_code == 0, r.output
-        assert r.stderr.splitlines() == [f"8 boards -> {out}"]
+        assert r.stderr.splitlines() == [f"8 boards (8 diagrams) -> {out}"]
 
 
 def test_explicit_results_with_results_is_silent(tmp_path: Path) -> None:
@@ -165,7 +165,7 @@ def test_explicit_results_with_results_is_silent(tmp_path: Path) -> None:
     out = tmp_path / "b.html"
     r = run("booklet", src, "-o", out, "--results")
     assert r.exit_code == 0, r.output
-    assert r.stderr.splitlines() == [f"2 boards -> {out}"]
+    assert r.stderr.splitlines() == [f"8 boards (2 diagrams) -> {out}"]
 
 
 # ---------------------------------------------------------------------------

@@ -42,8 +42,8 @@ def test_validate_sample_data_exact_output() -> None:
     s = str(SAMPLE)
     assert lines == [
         f"{s}/bbo_hands.lin:1:141: A301 error: 1D by N does not outrank 1H",
-        f"{s}/club_pairs.pbn:89:1: S601 error: Score NS 470 but 2SX by S taking 10 tricks scores NS 670",
-        f"{s}/club_pairs.pbn:190:1: C503 error: Result 10 but declarer took 11 tricks in the play",
+        f"{s}/club_pairs.pbn:92:1: S601 error: Score NS 470 but 2SX by S taking 10 tricks scores NS 670",
+        f"{s}/club_pairs.pbn:195:1: C503 error: Result 10 but declarer took 11 tricks in the play",
         "3 files, 44 boards, 3 errors, 0 warnings",
     ]
 
@@ -249,7 +249,7 @@ def test_generate_tables_writes_a_pairs_session_with_travellers(tmp_path: Path) 
     out = tmp_path / "session.pbn"
     r = runner.invoke(app, ["generate", "-n", "3", "--tables", "2", "--seed", "4", "-o", str(out)])
     assert r.exit_code == 0, r.output
-    assert r.stderr == f"3 boards (6 games) -> {out}\n"
+    assert r.stderr == f"6 boards (3 deals x 2 tables) -> {out}\n"
     from handrec import read
     from handrec.rules.replay import replay
 
@@ -466,3 +466,67 @@ def test_export_to_standard_output(tmp_path: Path, monkeypatch) -> None:
     )
     assert r.stderr.splitlines()[-1] == "1 boards -> standard output"
     assert not (tmp_path / "-").exists()
+
+
+def test_club_pairs_sample_reads_like_a_club_file() -> None:
+    """Issue #19 point 7: sample_data/club_pairs.pbn names its event, club, players and scoring
+    program as a club's file does (not "handrec generated"); its boards and results are unchanged."""
+    from handrec.formats.dispatch import read
+
+    boards = list(read(SAMPLE / "club_pairs.pbn"))
+    assert {(b.tag("Event"), b.tag("Site"), b.tag("Date"), b.tag("Application")) for b in boards} == {
+        ("Sunday Afternoon Pairs", "Riverside Bridge Club, Reading GBR", "2026.11.29", "ClubScorer 4.2")
+    }
+    players = {b.tag(seat) for b in boards for seat in ("North", "East", "South", "West")}
+    assert players == {
+        "Ann Porter",
+        "Robert Hale",
+        "Catherine Lowe",
+        "Daniel Reyes",
+        "Evelyn Marsh",
+        "Fay Whitaker",
+        "Angus Reid",
+        "Harold Finch",
+    }
+    assert [(b.number, str(b.contract), str(b.declarer), b.result, b.tag("Score")) for b in boards] == [
+        (1, "2H", "W", 9, "NS -140"),
+        (2, "2NT", "S", 5, "NS -300"),
+        (3, "2SX", "S", 10, "NS 470"),
+        (4, "2S", "W", 8, "NS -110"),
+        (5, "2H", "E", 9, "NS -140"),
+        (6, "3NT", "N", 10, "NS 460"),
+        (7, "2S", "W", 8, "NS -110"),
+        (8, "4H", "N", 9, "NS -50"),
+    ]
+    r = run("score", SAMPLE / "club_pairs.pbn")
+    assert r.stdout.splitlines()[:5] == [
+        "Sunday Afternoon Pairs: Butler IMPs (datum = mean without the top and bottom score)",
+        "",
+        "Board 1: 1 result",
+        "NS                           EW                         Contract  By  Tricks  Score NS  IMP NS  IMP EW",
+        "Ann Porter - Catherine Lowe  Angus Reid - Fay Whitaker  2H        W        9      -140",
+    ]
+
+
+def test_every_summary_counts_boards_alike(tmp_path: Path) -> None:
+    """Issue #19 point 7: "boards" is the same count in every command's summary line (a table's
+    record of a board, as validate counts them): club_session.pbn is 8 board numbers played at 4
+    tables, 32 boards; the booklet and the site add their 8 diagrams or deals."""
+    src = SAMPLE / "club_session.pbn"
+    lines = {
+        "validate": run("validate", src).output.splitlines()[-1],
+        "convert": run("convert", src, "-o", tmp_path / "ds").output.splitlines()[-1],
+        "export": run("export", src, "-o", tmp_path / "x.pbn").output.splitlines()[-1],
+        "booklet": run("booklet", src, "-o", tmp_path / "b.html").output.splitlines()[-1],
+        "site": run("site", src, "-o", tmp_path / "site").output.splitlines()[-1],
+        "generate": run("generate", "-n", "8", "--tables", "4", "-o", tmp_path / "g.pbn").output.splitlines()[-1],
+    }
+    assert lines == {
+        "validate": "1 files, 32 boards, 0 errors, 0 warnings",
+        "convert": f"1 files, 32 boards, 0 errors, 0 warnings -> {tmp_path / 'ds'}",
+        "export": f"32 boards -> {tmp_path / 'x.pbn'}",
+        "booklet": f"32 boards (8 diagrams) -> {tmp_path / 'b.html'}",
+        "site": f"1 session, 32 boards (8 deals), 8 score cards -> {tmp_path / 'site' / 'index.html'}",
+        "generate": f"32 boards (8 deals x 4 tables) -> {tmp_path / 'g.pbn'}",
+    }
+    assert run("validate", tmp_path / "g.pbn").output.splitlines()[-1] == "1 files, 32 boards, 0 errors, 0 warnings"

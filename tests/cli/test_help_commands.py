@@ -79,7 +79,7 @@ def test_schema_of_a_converted_dataset(tmp_path: Path) -> None:
         "calls (table)",
         "plays (table)",
         "diagnostics (table)",
-        "tables (table)",
+        "supplemental (table)",
         "files (table)",
         "deals (table)",
         "leads (table)",

@@ -199,3 +199,44 @@ def test_query_refuses_tables_from_two_runs(dataset: Path, inputs: Path, tmp_pat
     r = cli("convert", inputs, "-o", mixed, "-j", "1", "-q", "--replace")
     assert r.exit_code == 0
     assert cli("query", mixed, "select count(*) from boards").exit_code == 0
+
+
+def test_dir_without_sql_lists_tables_views_and_columns(dataset: Path, tmp_path: Path) -> None:
+    """Issue #19 point 7: ``handrec query DIR`` alone lists the tables and views with their columns
+    (name, DuckDB type), the same from the Parquet files as from a ``--db`` file."""
+    from handrec.dataset.tables import SCHEMAS
+
+    r = cli("query", dataset, "-f", "csv")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == "table,kind,column,type"
+    rows = [line.split(",", 3) for line in lines[1:]]
+    files = [row for row in rows if row[0] == "files"]
+    assert files == [
+        ["files", "table", "source_file", "VARCHAR"],
+        ["files", "table", "format", "VARCHAR"],
+        ["files", "table", "boards", "INTEGER"],
+        ["files", "table", "errors", "INTEGER"],
+        ["files", "table", "warnings", "INTEGER"],
+        ["files", "table", "boards_written", "INTEGER"],
+        ["files", "table", "status", "VARCHAR"],
+        ["files", "table", "sha256", "VARCHAR"],
+        ["files", "table", "bytes", "BIGINT"],
+    ]
+    tables = {row[0] for row in rows if row[1] == "table"}
+    assert tables == set(SCHEMAS)  # every Parquet table, with its columns in order
+    for name in SCHEMAS:
+        assert [row[2] for row in rows if row[0] == name] == SCHEMAS[name].names
+    views = {row[0] for row in rows if row[1] == "view"}
+    assert {"travellers", "rankings"} <= views and not views & tables
+    # in the order of handrec schema: the tables, then the views
+    schema = [line.split(" (")[0] for line in cli("schema", dataset).stdout.splitlines() if line[:1].isalpha()]
+    assert list(dict.fromkeys(row[0] for row in rows)) == schema
+    db = tmp_path / "h.duckdb"
+    materialise(dataset, db)
+    from_db = cli("query", "--db", db, "-f", "csv")
+    assert from_db.exit_code == 0, from_db.output
+    assert from_db.stdout == r.stdout  # handrec_meta is not listed
+    text = cli("query", dataset)
+    assert text.stdout.splitlines()[0].split() == ["table", "┃", "kind", "┃", "column", "┃", "type"]
+    assert cli("query").exit_code == 2  # neither DIR nor --db

@@ -185,10 +185,41 @@ def test_score_bad_method(club: Path) -> None:
     assert run("score", club, "--method", "vp").exit_code == 2
 
 
-def test_score_table_needs_csv(club: Path) -> None:
-    r = run("score", club, "--table", "rankings")
+def test_score_table_not_with_json(club: Path) -> None:
+    r = run("score", club, "--table", "rankings", "-f", "json")
     assert r.exit_code == 2
-    assert "--table goes with --format csv" in r.output
+    assert r.stderr == "handrec: --table goes with --format text or csv (json holds both tables)\n"
+
+
+def test_score_text_rankings_only(club: Path) -> None:
+    """Issue #19 point 7: ``--table rankings`` works with the text format: the title, the rankings, the notes."""
+    r = run("score", club, "--table", "rankings")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == (
+        "Club: matchpoints, 1 / 0.5 scale (top = n - 1)\n"
+        "\n"
+        "Ranking NS\n"
+        "Rank  Pair  Boards    MP  Top      %\n"
+        "1     2          2  5.83    6  97.22\n"
+        "2     3          2   2.5    6  41.67\n"
+        "3     1          2  2.17    6  36.11\n"
+        "4     4          1     0    3   0.00\n"
+        "\n"
+        "Ranking EW\n"
+        "Rank  Pair  Boards    MP  Top       %\n"
+        "1     14         1     3    3  100.00\n"
+        "2     11         2  3.83    6   63.89\n"
+        "3     13         2   3.5    6   58.33\n"
+        "4     12         2  0.17    6    2.78\n"
+        "\n"
+        "note: board 2: 3 results scored on the top of 4 (Neuberg)\n"
+    )
+    whole = run("score", club).stdout
+    travellers = run("score", club, "--table", "travellers").stdout
+    assert (
+        travellers
+        == whole[: whole.index("\nRanking NS")] + "\nnote: board 2: 3 results scored on the top of 4 (Neuberg)\n"
+    )
 
 
 def test_score_without_method_follows_the_scoring_tag(tmp_path: Path) -> None:
@@ -356,3 +387,27 @@ def test_pairs_with_nothing_to_compare_have_no_percentage_nor_rank(tmp_path: Pat
     ranking = text[text.index("Ranking NS") :].splitlines()
     assert ranking[1].split() == ["Rank", "Pair", "Boards", "MP", "Top", "%"]
     assert all(line.startswith("-") and line.split()[-2:] == ["0", "0"] for line in ranking[2:5])
+
+
+HAND_RECORDS = "\n".join(
+    f'[Event "Club"]\n[Board "{b}"]\n[Dealer "{d}"]\n[Vulnerable "{v}"]\n[Deal "{deal}"]\n'
+    for b, d, v, deal in ((1, "N", "None", DEAL1), (2, "E", "NS", DEAL2))
+)
+
+
+def test_score_skips_a_file_of_hand_records_and_says_so_once(tmp_path: Path, club: Path) -> None:
+    """Issue #19 point 7: a file of hand records (deals, no result) is not scored board by board
+    ("Board 1: no result", ...): one line says the file holds hand records only."""
+    hands = tmp_path / "hands.pbn"
+    hands.write_text(HAND_RECORDS)
+    r = run("score", hands)
+    assert r.exit_code == 1  # nothing to score, as with no board at all
+    assert r.stdout == ""
+    assert r.stderr == f"handrec: {hands}: hand records only (2 boards, none with a result): not scored\n"
+    j = run("score", hands, "-f", "json")
+    assert json.loads(j.stdout) == {"method": None, "events": []}
+    both = run("score", hands, club)
+    assert both.exit_code == 0
+    assert both.stdout == run("score", club).stdout  # the club's results, scored as without the hand records
+    assert "no result" not in both.stdout
+    assert both.stderr == f"handrec: {hands}: hand records only (2 boards, none with a result): not scored\n"

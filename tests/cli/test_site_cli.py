@@ -29,7 +29,7 @@ def _site(tmp_path: Path, *args: str) -> tuple[int, str, Path]:
 def test_site_writes_every_page_and_its_assets(tmp_path: Path) -> None:
     code, err, out = _site(tmp_path, str(SAMPLE))
     assert code == 0, err
-    assert "1 session, 8 boards, 8 score cards" in err
+    assert "1 session, 32 boards (8 deals), 8 score cards" in err
     names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     assert names == sorted(
         [MARKER, "index.html", "s1/index.html"]

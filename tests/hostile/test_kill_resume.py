@@ -34,7 +34,7 @@ from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.runs.convert import convert
 
-TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
+TABLES = ("boards", "calls", "plays", "diagnostics", "supplemental", "files")
 ROUNDS = 20
 
 #: Reads "OUT JOBS [PART_BYTES]" lines; for each, forks a conversion of IN into OUT and prints its pid, then "done".

@@ -378,3 +378,25 @@ def test_an_unreadable_result_is_listed_as_not_carried() -> None:
     dropped: dict[str, int] = {}
     dumps(b, dropped=dropped)
     assert dropped == {**kept, "Result tag that cannot be read": 1}
+
+
+def test_export_to_pbn_writes_lin_suit_symbols_as_pbn(tmp_path: Path) -> None:
+    """Issue #19 point 7: LIN's suit symbols (``!H``, ``!h`` in explanations, ``@S`` in vugraph
+    commentary) are PBN's ``\\H``, ``\\S`` in the PBN written (PBN 2.1 §3.8)."""
+    src = tmp_path / "s.lin"
+    src.write_text(
+        "pn|Eve,Cat,Dan,Ann|st||md|3SKT64HDAQ983CJ874,SAQ932HKJ8654DCAK,SJHAT7DK7642CQT65,S875HQ932DJT5C932|rh||"
+        "ah|Board 1|sv|o|mb|p|mb|p|mb|p|mb|1H!|an|5+ !H; 11-21 HCP|mb|p|mb|2h!|an|3+ !h, 6-9|mb|p|mb|p|mb|p|"
+        "nt|@S shift? No: the @c 4, !Sure|\n"
+    )
+    r = CliRunner().invoke(app, ["export", str(src), "-o", "-"])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[3] == "{\\S shift? No: the \\C 4, !Sure}"
+    assert lines[-2:] == ['[Note "1:5+ \\H; 11-21 HCP"]', '[Note "2:3+ \\H, 6-9"]']
+    back = parse_pbn_text(r.stdout, "back.pbn")[0]
+    assert [c.annotation for c in back.auction.calls if c.annotation] == ["5+ \\H; 11-21 HCP", "3+ \\H, 6-9"]
+    assert r.stderr.splitlines() == [
+        "handrec: not carried in PBN: alert marks (!) (kept as notes) (1 board)",
+        "1 boards -> standard output",
+    ]

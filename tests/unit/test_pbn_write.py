@@ -440,6 +440,7 @@ def test_export_lists_what_it_does_not_carry_over_as_written(corpus_dir: Path, t
     r = CliRunner().invoke(app, ["export", "--to", "pbn", str(src), "-o", str(out)])
     assert r.exit_code == 1, r.output
     assert r.stderr.splitlines() == [
+        f"handrec: {src}: 1 % line not carried (layout or comment line): line 1",  # % PBN created by BFC ...
         f"{src}:78:1: F006 warning: unknown token '}}' ignored: not in the output as written",
         f"{src}:116:1: P406 error: '--' is not a card: not in the output as written",
         f"{src}:116:10: P406 error: '--' is not a card: not in the output as written",
@@ -476,3 +477,28 @@ def test_export_lists_bad_calls_and_dropped_note_references(tmp_path: Path) -> N
     assert [line.split(": ")[1].split()[0] for line in listed] == ["T128", "A306"]
     r = CliRunner().invoke(app, ["export", "--to", "pbn", str(src), "-o", str(tmp_path / "y.pbn")])
     assert r.stderr.splitlines()[-2] == "handrec: 2 faults above not carried over as written (1 of 1 board)"
+
+
+def test_export_lists_the_escape_lines_it_drops(tmp_path: Path) -> None:
+    """Issue #19 point 7: ``export`` says which ``%`` lines (BridgeComposer's layout lines,
+    comment banners) it does not carry: one line with their count and first line numbers; the
+    ``% PBN`` and ``% EXPORT`` lines (written anew) and a ``%`` inside a brace comment (text) are
+    not among them."""
+    from typer.testing import CliRunner
+
+    from handrec.cli import app
+
+    src = tmp_path / "bc.pbn"
+    src.write_text(
+        "% PBN 2.1\n% EXPORT\n%Creator: BridgeComposer Version 5.107.1\n%BCOptions Center STBorder\n"
+        '%BoardsPerPage 18\n\n[Board "1"]\n%HRTitleEvent "Monday"\n[Dealer "N"]\n[Vulnerable "None"]\n'
+        '{a note\n%not an escape line}\n\n%center 0\n\n[Board "2"]\n[Dealer "E"]\n[Vulnerable "NS"]\n'
+    )
+    out = tmp_path / "out.pbn"
+    r = CliRunner().invoke(app, ["export", str(src), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == [
+        f"handrec: {src}: 5 % lines not carried (layout or comment lines): lines 3-5, 8, 14",
+        f"2 boards -> {out}",
+    ]
+    assert "%not an escape line" in out.read_text()

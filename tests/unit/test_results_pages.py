@@ -251,7 +251,7 @@ def test_cli_results_title_and_diagnostics(event_file: Path, tmp_path: Path) -> 
     assert r.exit_code == 0, r.output
     assert r.stderr.splitlines() == [
         f"{event_file}:39:1: S603 error: ScoreMP NS 0.5 but matchpointing the 4 results of board 1 on the 2/1 scale gives NS 3",
-        f"2 boards -> {out}",
+        f"8 boards (2 diagrams) -> {out}",
     ]
     pages = pdf_text(out.read_bytes())
     assert pages[0].startswith(title) and pages[1].startswith(title)
@@ -259,7 +259,7 @@ def test_cli_results_title_and_diagnostics(event_file: Path, tmp_path: Path) -> 
     html = tmp_path / "b.html"
     r = runner.invoke(app, ["booklet", str(event_file), "-o", str(html), "--no-results", "--title", "<i>x</i>"])
     assert r.exit_code == 0, r.output
-    assert r.stderr.splitlines() == [f"2 boards -> {html}"]
+    assert r.stderr.splitlines() == [f"8 boards (2 diagrams) -> {html}"]
     text = html.read_text(encoding="utf-8")
     assert "&lt;i&gt;x&lt;/i&gt;" in text and "traveller" not in text.split("<body>")[1]
 

@@ -26,7 +26,7 @@ from handrec.formats.pbn.writer import dump as pbn_dump
 from handrec.generate import generate_boards
 from handrec.runs.convert import convert
 
-TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
+TABLES = ("boards", "calls", "plays", "diagnostics", "supplemental", "files")
 
 
 def _write(path: Path, n: int, seed: int) -> Path:

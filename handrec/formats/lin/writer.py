@@ -39,6 +39,7 @@ writer (opening leader, Contract/Declarer/Result tags from the replay) and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, MutableMapping
 from dataclasses import replace
 from typing import TextIO
@@ -51,6 +52,7 @@ from handrec.model import (
     Contract,
     Deal,
     Hand,
+    Note,
     Seat,
     Strain,
     Tag,
@@ -58,7 +60,7 @@ from handrec.model import (
 from handrec.rules.board import dealer_for_board
 from handrec.rules.replay import replay
 
-__all__ = ["dump", "dumps", "for_pbn", "pbn_losses"]
+__all__ = ["dump", "dumps", "for_pbn", "pbn_losses", "pbn_suits"]
 
 _LIN_ORDER = (Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)
 _DEALER_DIGIT = {Seat.SOUTH: "1", Seat.WEST: "2", Seat.NORTH: "3", Seat.EAST: "4"}
@@ -404,11 +406,13 @@ def for_pbn(board: Board) -> Board:
     Contract or Declarer (the auction gives them) nor, without a claim or
     ``rs``, a Result.  PBN export format needs them (PBN 2.1 §3.4, §3.6):
     the replay provides the opening leader (declarer's left-hand opponent)
-    and the missing Declarer, Contract and Result tags.  Boards from other
-    sources are returned unchanged.
+    and the missing Declarer, Contract and Result tags.  LIN's suit symbols in
+    the explanations (``an``), notes and commentary (``nt``) become PBN's
+    (:func:`pbn_suits`).  Boards from other sources are returned unchanged.
     """
     if board.origin.format != "lin":
         return board
+    board = _with_pbn_suits(board)
     r = replay(board)
     c = r.contract
     tags = list(board.tags)
@@ -426,6 +430,41 @@ def for_pbn(board: Board) -> Board:
     if play is not None and play.leader is None and c is not None and c.declarer is not None and c.strain is not None:
         play = replace(play, leader=c.declarer.lho)
     return replace(board, tags=tuple(tags), contract=contract, declarer=declarer, result=result, play=play)
+
+
+#: A LIN suit symbol: ``!S`` (explanations, lin.md §2.2) or ``@S`` (vugraph commentary, lin.md
+#: §2.3), in either case, not the start of a word (``!Sure``, ``a@Club`` are text).
+_LIN_SUIT_RE = re.compile(r"[!@]([SHDCshdc])(?![A-Za-z])")
+
+
+def pbn_suits(text: str) -> str:
+    r"""``text`` with LIN's suit symbols (``!S``, ``!h``, ``@D``...) written as PBN's, ``\S``
+    ``\H`` ``\D`` ``\C`` (PBN 2.1 §3.8, suit symbols in commentary; pbn.md §10).
+
+    >>> print(pbn_suits("2!H = transfer to !s, @C ok!"), pbn_suits("!Sure, mail a@Club"), sep="\n")
+    2\H = transfer to \S, \C ok!
+    !Sure, mail a@Club
+    """
+    return _LIN_SUIT_RE.sub(lambda m: "\\" + m.group(1).upper(), text)
+
+
+def _with_pbn_suits(board: Board) -> Board:
+    """``board`` with :func:`pbn_suits` applied to its calls' explanations, its auction's and
+    play's notes and its commentary (``board`` itself when none holds a LIN suit symbol)."""
+    a, p = board.auction, board.play
+    texts = [*board.commentary]
+    if a is not None:
+        texts += [c.annotation for c in a.calls if c.annotation] + [n.text for n in a.notes]
+    if p is not None:
+        texts += [n.text for n in p.notes]
+    if not any(_LIN_SUIT_RE.search(t) for t in texts):
+        return board
+    if a is not None:
+        calls = tuple(replace(c, annotation=pbn_suits(c.annotation)) if c.annotation else c for c in a.calls)
+        a = replace(a, calls=calls, notes=tuple(Note(n.index, pbn_suits(n.text)) for n in a.notes))
+    if p is not None and p.notes:
+        p = replace(p, notes=tuple(Note(n.index, pbn_suits(n.text)) for n in p.notes))
+    return replace(board, auction=a, play=p, commentary=tuple(pbn_suits(t) for t in board.commentary))
 
 
 def pbn_losses(board: Board) -> list[str]:

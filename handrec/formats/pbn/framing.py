@@ -47,19 +47,24 @@ def _scan(line: str, pos: int) -> tuple[int, bool]:
 
 _VERSION_RE = re.compile(r"%\s*PBN\s+(\d+)\.(\d+)\s*")
 _EXPORT_RE = re.compile(r"%\s*EXPORT\s*", re.IGNORECASE)
+#: The escape line that names the file's encoding (pbn.md §2): about the file, as the two above.
+_CONTENT_TYPE_RE = re.compile(r"%\s*Content-type:", re.IGNORECASE)
 
 
 class _FrameState:
     """What the escape lines said so far (PBN 2.1 §2.4): ``export`` after ``% EXPORT``,
     ``version`` from ``% PBN <major>.<minor>``; ``events``: file-level export-format faults
-    found while framing, ``(code, line, column, detail)``."""
+    found while framing, ``(code, line, column, detail)``; ``escapes``: when a list, the file
+    lines of the other escape lines (BridgeComposer's layout lines, comment banners; not
+    ``%Content-type:``, which names the encoding) are appended to it."""
 
-    __slots__ = ("export", "version", "events")
+    __slots__ = ("export", "version", "events", "escapes")
 
-    def __init__(self) -> None:
+    def __init__(self, escapes: list[int] | None = None) -> None:
         self.export = False
         self.version: tuple[int, int] | None = None
         self.events: list[tuple[str, int, int, Any]] = []
+        self.escapes = escapes
 
 
 #: The ``text`` :func:`_frame` gives for a game over the size limit (its text was dropped).
@@ -152,6 +157,8 @@ def _frame(
                 m = _VERSION_RE.fullmatch(line)
                 if m is not None:
                     state.version = (int(m.group(1)), int(m.group(2)))
+                elif state.escapes is not None and not _CONTENT_TYPE_RE.match(line):
+                    state.escapes.append(lineno)
             continue
         # semi-empty line: end of a game (a line starting with printable ASCII is none)
         if (c0 < "!" or c0 > "~") and (not line or line.isspace()):
@@ -258,6 +265,8 @@ def _frame_blocks(
                         m = _VERSION_RE.fullmatch(line)
                         if m is not None:
                             state.version = (int(m.group(1)), int(m.group(2)))
+                        elif state.escapes is not None and not _CONTENT_TYPE_RE.match(line):
+                            state.escapes.append(lineno)
                 offset += end - pos + 1
                 pos = end + 1
             if pos > n:  # the last line was read: nothing is left of this item

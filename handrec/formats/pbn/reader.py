@@ -54,6 +54,7 @@ def parse_pbn(
     file_diagnostics: list[Diagnostic],
     max_board_chars: int | None = None,
     part: tuple[int, int] | None = None,
+    escape_lines: list[int] | None = None,
 ) -> Iterator[Board]:
     """Read PBN games from decoded text lines, yielding one :class:`Board` per game.
 
@@ -87,13 +88,19 @@ def parse_pbn(
         for text without ``#``/``##`` inheritance (no ``"#`` in the file): the builder
         never sees the games before the part.
 
+    :param escape_lines: when a list, the 1-based file lines of the escape lines (PBN 2.1
+        §2.4) other than ``% PBN x.y``, ``% EXPORT`` and ``%Content-type:`` (the lines about
+        the file, which the PBN writer writes anew) are appended to it as they are read:
+        BridgeComposer's layout lines (``%BCOptions``, ``%Font:...``), ``%Creator``, comment
+        banners, which no board holds (``handrec export`` says it drops them).
+
     Never raises on bad input: syntax errors become F003 diagnostics at the fault's
     position, and every framed game is yielded.
     """
     builder = _BoardBuilder()
     parser = _parser()
     index = 0
-    state = _FrameState()
+    state = _FrameState(escape_lines)
     if type(lines) is LineStream and not lines.started:  # frame its decoded blocks (faster)
         frames = _frame_blocks(lines.items, state, max_board_chars)
     else:
