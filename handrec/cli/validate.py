@@ -25,6 +25,7 @@ from handrec.cli.app import (
     app,
 )
 from handrec.cli.dd import NO_CACHE_HELP, DDProgress, dd_session, interrupted_note
+from handrec.cli.interrupt import say
 from handrec.diagnostics import Severity
 
 
@@ -157,8 +158,7 @@ def validate(
         if bar is not None:
             bar.close()
         out.flush()
-        typer.echo(interrupted_note(solver) if solver is not None else "handrec: interrupted", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(say(interrupted_note(solver) if solver is not None else None)) from None
     finally:
         if bar is not None:
             bar.close()

@@ -106,7 +106,8 @@ from handrec.runs.convert_parts import (
     read_rows,
     run_piece,
 )
-from handrec.runs.pool import run_stoppable, stop_pool
+from handrec.runs.pool import KILL_AFTER, run_stoppable, stop_pool
+from handrec.runs.pool import result as wait_result
 from handrec.runs.pool import start_pool as _executor  # the pool validate --jobs uses too
 
 __all__ = [
@@ -617,9 +618,9 @@ def _convert(
         nonlocal committed
         inputs_, part_, fut, piece = entry
         if piece is None:
-            commit(inputs_, part_, fut.result())
+            commit(inputs_, part_, wait_result(fut))
             return
-        res: PieceResult = fut.result()
+        res: PieceResult = wait_result(fut)
         acc = piece.parted
         if piece.resume_key is not None and not piece.loaded:
             work.commit_piece(res.part, *piece.resume_key, dump_piece(res))
@@ -671,6 +672,7 @@ def _convert(
     skip: list[Input | None] = [None]  # a file split in parts whose rows exist already
     parted: list[Parted | None] = [None]  # the file whose parts are being read
     bounds = parts._bounds(jobs, parts.PART_BYTES if part_bytes is None else part_bytes, early=False)
+    finished = False  # every task taken: else an exception (Ctrl-C) is on its way, and the pool is stopped
     try:
         if on_progress is not None:
             on_progress(ConvertProgress(0, 0, 0, bytes_total))
@@ -706,12 +708,15 @@ def _convert(
             take(pending.popleft())
             if summary.stopped:
                 drop(pending)
+        finished = True
     finally:
         if client is not None:
             _close_client(client)
         elif executor is not None:
             if summary.stopped:  # the tasks running are not wanted: interrupted (their parts never complete)
                 stop_pool(executor)
+            elif not finished:  # Ctrl-C or a fault here: stopped now, not waited for (the work folder stays)
+                stop_pool(executor, KILL_AFTER)
             else:
                 executor.shutdown(wait=True, cancel_futures=True)
         close_archives()

@@ -88,6 +88,7 @@ from handrec.inputs.sources import Input, close_archives
 from handrec.rules import validator
 from handrec.runs import parts
 from handrec.runs.parts import _Task
+from handrec.runs.pool import result as wait_result
 from handrec.runs.pool import run_stoppable
 
 __all__ = ["Finding", "InputReport", "validate_paths"]
@@ -468,10 +469,10 @@ def _in_order(tasks: Iterable[_Task], executor: Executor, jobs: int) -> Iterator
             pending.append((task, _submit(executor, task)))
             while pending and (len(pending) > 2 * jobs or (pending[0][1].done() and not pending[0][0].local)):
                 t, f = pending.popleft()
-                yield t, f.result()
+                yield t, wait_result(f)
         while pending:
             t, f = pending.popleft()
-            yield t, f.result()
+            yield t, wait_result(f)
     finally:
         for _, f in pending:
             f.cancel()
