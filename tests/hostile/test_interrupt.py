@@ -118,7 +118,10 @@ class Run:
     def interrupt(self) -> tuple[int, float, str]:
         """SIGINT to the process group; the exit status, the seconds it took, and stderr."""
         t = time.monotonic()
-        os.killpg(self.pid, signal.SIGINT)
+        try:
+            os.killpg(self.pid, signal.SIGINT)
+        except ProcessLookupError:  # ended already (a Ctrl-C sent before)
+            pass
         try:
             code = self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -243,6 +246,18 @@ def test_convert_of_a_folder_stops_and_resumes(inputs: dict[str, Path], tmp_path
         run.wait_for("the merge", lambda: any(out.glob(".*.parquet.tmp")))
     _stopped(run, RESUME_NOTE)
     assert not (out / "files.parquet").exists()  # no dataset yet: the merge renames files.parquet last
+    _resume_to_clean(inputs["folder"], out, inputs["clean"])
+
+
+def test_a_second_ctrl_c_during_the_clean_up_ends_at_once(inputs: dict[str, Path], tmp_path: Path) -> None:
+    """Two Ctrl-C in a row (a user pressing again): still one line, status 130, no worker left,
+    and a work folder that ``--resume`` finishes."""
+    out = tmp_path / "out"
+    run = Run(["convert", str(inputs["folder"]), "-o", str(out), "--jobs", "2"], tmp_path)
+    run.wait_for("busy workers", _workers_busy(run))
+    os.killpg(run.pid, signal.SIGINT)
+    time.sleep(0.02)  # the workers are being stopped
+    _stopped(run, RESUME_NOTE)
     _resume_to_clean(inputs["folder"], out, inputs["clean"])
 
 

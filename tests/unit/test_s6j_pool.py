@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import io
 import re
+import signal
+import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -41,6 +44,13 @@ def slow_read_part(*args):
 def slow_read_inputs(*args):
     time.sleep(SLOW)
     return _REAL_READ_INPUTS(*args)
+
+
+def deaf_sleep(seconds: float) -> str:
+    """A task that does not see the pool's stop signal (as one inside a long C call)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+    time.sleep(seconds)
+    return "slept"
 
 
 def sleep_then(seconds: float, value: str) -> str:
@@ -158,3 +168,25 @@ def test_early_stop_reads_the_first_task_of_whole_inputs_here(tmp_path: Path, mo
     assert time.monotonic() - t < SLOW / 4
     assert two == one
     assert [(Path(x[0]).name, *x[2:6]) for x in one] == [("f0.pbn", 30, 0, 60, False), ("f1.pbn", 28, 3, 56, True)]
+
+
+def test_stop_pool_kills_the_workers_that_do_not_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interruption (``kill_after``): workers deaf to the stop signal are killed after that
+    time; the pool's manager thread ends without an error (Python 3.11's fails on a cancelled
+    future when it finds its pool broken, unless the cancelled tasks were dropped first)."""
+    errors: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda a: errors.append(a.exc_value))
+    ex = start_pool(2)
+    processes = list(ex._processes.values())
+    futures = [ex.submit(run_stoppable, deaf_sleep, SLOW) for _ in range(5)]
+    time.sleep(0.5)  # the first two running
+    for f in futures[2:]:
+        f.cancel()  # as convert's drop() and validate's _in_order do
+    t = time.monotonic()
+    stop_pool(ex, kill_after=0.3)
+    assert 0.3 <= time.monotonic() - t < 3
+    assert not any(p.is_alive() for p in processes)
+    for f in futures[:2]:
+        with pytest.raises(BrokenProcessPool):
+            f.result(timeout=5)
+    assert errors == []
