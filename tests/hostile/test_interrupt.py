@@ -246,6 +246,7 @@ def test_convert_of_a_folder_stops_and_resumes(inputs: dict[str, Path], tmp_path
         run.wait_for("the merge", lambda: any(out.glob(".*.parquet.tmp")))
     _stopped(run, RESUME_NOTE)
     assert not (out / "files.parquet").exists()  # no dataset yet: the merge renames files.parquet last
+    assert not list(out.glob(".*.parquet.tmp"))  # nor half a table
     _resume_to_clean(inputs["folder"], out, inputs["clean"])
 
 
