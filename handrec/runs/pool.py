@@ -108,7 +108,12 @@ _in_task = False
 
 
 def _on_stop(signum: int, frame: object) -> None:
+    """Stop the task running, once: :func:`stop_pool` signals again and again, and a second
+    :class:`Stopped` raised while :func:`run_stoppable` handles the first would escape it (a
+    traceback of the worker's, sent to the parent as the task's exception)."""
+    global _in_task
     if _in_task:
+        _in_task = False
         raise Stopped
 
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import signal
 import threading
@@ -22,13 +23,14 @@ from pathlib import Path
 import pytest
 from _reports import summary
 
+import handrec.runs.pool as pool
 import handrec.runs.validate as vr
 from handrec.diagnostics import Diagnostic, Severity
 from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.inputs.limits import Limits
 from handrec.inputs.sources import FileSource, Input
-from handrec.runs.pool import run_stoppable, start_pool, stop_pool
+from handrec.runs.pool import Stopped, run_stoppable, start_pool, stop_pool
 
 #: How long the slowed-down worker tasks below wait before reading: far longer than any test here.
 SLOW = 60.0
@@ -190,3 +192,25 @@ def test_stop_pool_kills_the_workers_that_do_not_stop(monkeypatch: pytest.Monkey
         with pytest.raises(BrokenProcessPool):
             f.result(timeout=5)
     assert errors == []
+
+
+def _stopped_then_signalled() -> str:
+    try:
+        os.kill(os.getpid(), signal.SIGUSR1)
+        time.sleep(5)
+    except Stopped:
+        pass  # the first stop, taken inside the task
+    os.kill(os.getpid(), signal.SIGUSR1)  # stop_pool signals again and again
+    time.sleep(0.05)
+    return "went on"
+
+
+def test_a_task_is_stopped_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stop signal raises :class:`Stopped` once a task: the signals that follow (stop_pool
+    repeats them until the workers are gone) raise no second one, which could escape
+    run_stoppable while it handles the first (a worker's traceback in the parent)."""
+    old = signal.signal(signal.SIGUSR1, pool._on_stop)
+    try:
+        assert run_stoppable(_stopped_then_signalled) == "went on"
+    finally:
+        signal.signal(signal.SIGUSR1, old)
