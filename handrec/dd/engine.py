@@ -97,7 +97,8 @@ def set_threads(n: int | None) -> None:
     global _threads
     want = n or 0
     if _threads != want:
-        _dds().SetMaxThreads(want)
+        with _DDS_LOCK:  # not while a call Ctrl-C stopped waiting for still runs
+            _dds().SetMaxThreads(want)
         _threads = want
 
 
