@@ -54,6 +54,11 @@ input's), and the counts add up as without a limit: every board read is a
 ``boards`` row, ``files.boards`` and ``files.errors`` / ``warnings`` of the
 inputs read sum to the rows of ``boards`` and the error / warning rows of
 ``diagnostics``, and ``summary.errors`` counts them all.
+
+**Ctrl-C.**  A :class:`KeyboardInterrupt` (or any other exception) stops the pool the same
+way, without waiting for its tasks: the workers still busy after
+:data:`handrec.runs.pool.KILL_AFTER` are killed.  The parts committed stay in the work folder
+for ``resume``; the dataset there is left as it was (the merge removes its temporary tables).
 """
 
 from __future__ import annotations
