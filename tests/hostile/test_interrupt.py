@@ -224,7 +224,7 @@ def test_convert_of_one_big_file_stops_while_its_parts_are_read(inputs: dict[str
     out = tmp_path / "out"
     shutil.copytree(inputs["clean"], out)
     before = {p.name: p.read_bytes() for p in out.glob("*.parquet")}
-    run = Run(["convert", str(inputs["big"]), "-o", str(out), "--jobs", "2"], tmp_path)
+    run = Run(["convert", str(inputs["big"]), "-o", str(out), "--jobs", "2", "--append"], tmp_path)
     run.wait_for("busy workers", _workers_busy(run))
     _stopped(run, RESUME_NOTE)
     assert {p.name: p.read_bytes() for p in out.glob("*.parquet")} == before
