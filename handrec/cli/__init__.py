@@ -6,17 +6,20 @@ module registers it.  Only this package imports typer and rich.
 
 from __future__ import annotations
 
-from handrec.cli.app import app
+from handrec.cli.interrupt import guard, run
 
-# Importing each command's module registers it on ``app``, in the order ``--help`` lists them.
-# isort: off
-from handrec.cli import validate, convert, query, booklet, export, generate, score, site, codes, schema  # noqa: F401
-from handrec.cli import dd  # noqa: F401
-# isort: on
+with guard():  # Ctrl-C while the commands are imported: one line, status 130
+    from handrec.cli.app import app
+
+    # Importing each command's module registers it on ``app``, in the order ``--help`` lists them.
+    # isort: off
+    from handrec.cli import validate, convert, query, booklet, export, generate, score, site, codes, schema  # noqa: F401
+    from handrec.cli import dd  # noqa: F401
+    # isort: on
 
 __all__ = ["app", "main"]
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point (Ctrl-C: :mod:`handrec.cli.interrupt`)."""
+    run(app)

@@ -16,6 +16,7 @@ from handrec.cli.app import (
     app,
 )
 from handrec.cli.dd import NO_CACHE_HELP, DDProgress, dd_session, interrupted_note
+from handrec.cli.interrupt import say
 
 
 class Paper(StrEnum):
@@ -155,8 +156,7 @@ def booklet(
     except KeyboardInterrupt:
         if progress is not None:
             progress.close()
-        typer.echo(interrupted_note(solver), err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(say(interrupted_note(solver))) from None
     finally:
         if progress is not None:
             progress.close()

@@ -25,6 +25,7 @@ from handrec.cli.app import (
     app,
 )
 from handrec.cli.dd import NO_CACHE_HELP, DDProgress
+from handrec.cli.interrupt import RESUME_NOTE, say
 from handrec.cli.progress import Bar, shown
 
 
@@ -195,8 +196,7 @@ def convert(
         stop()
         if dd_bar is not None:
             dd_bar.close()
-        typer.echo("handrec: interrupted; run the same command with --resume to continue", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(say(RESUME_NOTE)) from None
     stop()
     refused = ("F008", "F009", "F010", "F014")
     faults = [d for d in summary.diagnostics if _unreadable(d.code) or d.code in refused]

@@ -26,6 +26,7 @@ from handrec.cli.app import (
     app,
 )
 from handrec.cli.dd import NO_CACHE_HELP, DDProgress, dd_session, interrupted_note
+from handrec.cli.interrupt import say
 from handrec.cli.progress import Bar, shown
 from handrec.diagnostics import Severity
 
@@ -170,8 +171,7 @@ def validate(
         if bar is not None:
             bar.close()
         out.flush()
-        typer.echo(interrupted_note(solver) if solver is not None else "handrec: interrupted", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(say(interrupted_note(solver) if solver is not None else None)) from None
     finally:
         reading.close()
         if bar is not None:

@@ -696,8 +696,31 @@ def merge(
 
     :raises OSError: when a table cannot be written.
     """
-    meta = {**metadata(), b"handrec.run": run_id.encode(), b"handrec.dd": dd_mode.encode()}
     tmp = {t: out / f".{t}.parquet.tmp" for t in SCHEMAS}
+    try:
+        _write_tables(out, work, order, run_id, row_group_rows, dd_mode, finish, tmp)
+    except BaseException:  # Ctrl-C or a fault before the renames: no temporary table is left behind
+        for p in tmp.values():
+            p.unlink(missing_ok=True)
+        raise
+    for t in SCHEMAS:
+        os.replace(tmp[t], out / f"{t}.parquet")
+    _drop_renamed(out)
+    _fsync(out)
+
+
+def _write_tables(
+    out: Path,
+    work: Path,
+    order: list[InputRows],
+    run_id: str,
+    row_group_rows: int,
+    dd_mode: str,
+    finish: Callable[[dict[str, Path], dict[bytes, bytes]], None] | None,
+    tmp: dict[str, Path],
+) -> None:
+    """:func:`merge`'s tables, written (and fsynced) under their temporary names ``tmp``."""
+    meta = {**metadata(), b"handrec.run": run_id.encode(), b"handrec.dd": dd_mode.encode()}
     for t in ROW_TABLES:
         writer = _TableWriter(tmp[t], SCHEMAS[t].with_metadata(meta), row_group_rows, DICTIONARY_COLUMNS[t])
         sources: dict[str, _RowSource | _PartSource] = {}
@@ -760,10 +783,6 @@ def merge(
         finish(tmp, meta)
     for t in SCHEMAS:
         _fsync(tmp[t])
-    for t in SCHEMAS:
-        os.replace(tmp[t], out / f"{t}.parquet")
-    _drop_renamed(out)
-    _fsync(out)
 
 
 def _drop_renamed(out: Path) -> None:

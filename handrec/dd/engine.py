@@ -21,7 +21,8 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from handrec.model import Seat, Strain
@@ -96,7 +97,8 @@ def set_threads(n: int | None) -> None:
     global _threads
     want = n or 0
     if _threads != want:
-        _dds().SetMaxThreads(want)
+        with _DDS_LOCK:  # not while a call Ctrl-C stopped waiting for still runs
+            _dds().SetMaxThreads(want)
         _threads = want
 
 
@@ -124,11 +126,51 @@ def worker_init(folder: str, threads: int | None) -> None:
     set_threads(threads)
 
 
-def _run(fn: Any, here_ok: bool) -> Any:
+#: Held by the thread inside a DDS call: DDS runs one call at a time, and a call the main thread
+#: stopped waiting for (Ctrl-C) still runs until it returns.
+_DDS_LOCK = threading.Lock()
+#: Seconds between two looks for a signal while the main thread waits for DDS.
+_WAIT_STEP = 0.1
+
+
+def _interruptible(fn: Callable[[], Any]) -> Any:
+    """``fn()`` (one DDS call) in a helper thread, the main thread waiting for it.
+
+    A DDS call is C code that runs for seconds (40 deals on a busy machine); a signal's Python
+    handler runs only once it returns, so Ctrl-C (or a pool's stop signal, in a worker) would
+    wait for it.  Waiting on a thread (in steps of :data:`_WAIT_STEP`: the kernel may hand the
+    signal to any thread, and that wakes no blocked wait), the main thread takes the signal at
+    once, and the call,
+    whose result is no longer wanted, goes on in its (daemon) thread until it returns or the
+    process ends.  Off the main thread, ``fn()`` is called as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        with _DDS_LOCK:
+            return fn()
+    box: list[Any] = []
+
+    def call() -> None:
+        with _DDS_LOCK:
+            try:
+                box.append((True, fn()))
+            except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+                box.append((False, e))
+
+    t = threading.Thread(target=call, name="handrec-dds", daemon=True)
+    t.start()
+    while t.is_alive():  # in steps: a signal taken by another thread wakes no blocked join
+        t.join(_WAIT_STEP)
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value
+
+
+def _run(fn: Callable[[], Any], here_ok: bool) -> Any:
     if here_ok:
-        return fn()
+        return _interruptible(fn)
     with in_temp_dir():
-        return fn()
+        return _interruptible(fn)
 
 
 def solve_tables(keys: Sequence[str], *, in_place: bool = False) -> list[str]:

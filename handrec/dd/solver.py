@@ -302,7 +302,9 @@ class Solver:
                     pending[pool.submit(fn, chunk, in_place=True)] = chunk
                 if not pending:
                     return
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                finished: set[Any] = set()
+                while not finished:  # in steps: a Ctrl-C taken by another thread wakes no blocked wait
+                    finished, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
                 for f in finished:
                     chunk = pending.pop(f)
                     done += len(chunk)

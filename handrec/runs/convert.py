@@ -54,6 +54,11 @@ input's), and the counts add up as without a limit: every board read is a
 ``boards`` row, ``files.boards`` and ``files.errors`` / ``warnings`` of the
 inputs read sum to the rows of ``boards`` and the error / warning rows of
 ``diagnostics``, and ``summary.errors`` counts them all.
+
+**Ctrl-C.**  A :class:`KeyboardInterrupt` (or any other exception) stops the pool the same
+way, without waiting for its tasks: the workers still busy after
+:data:`handrec.runs.pool.KILL_AFTER` are killed.  The parts committed stay in the work folder
+for ``resume``; the dataset there is left as it was (the merge removes its temporary tables).
 """
 
 from __future__ import annotations
@@ -108,7 +113,8 @@ from handrec.runs.convert_parts import (
     read_rows,
     run_piece,
 )
-from handrec.runs.pool import run_stoppable, stop_pool
+from handrec.runs.pool import KILL_AFTER, run_stoppable, stop_pool
+from handrec.runs.pool import result as wait_result
 from handrec.runs.pool import start_pool as _executor  # the pool validate --jobs uses too
 from handrec.runs.progress import RunProgress, Throttle
 
@@ -635,14 +641,14 @@ def _convert(
         nonlocal committed
         inputs_, part_, fut, piece = entry
         if piece is None:
-            commit(inputs_, part_, fut.result())
+            commit(inputs_, part_, wait_result(fut))
             return
         if piece.slot is not None:  # a part read by a worker: the bar moves as the workers read
             while not fut.done():
                 futures_wait([fut], timeout=_POLL)
                 nbytes, boards = reading([piece, *(p for *_, p in pending if p is not None)])
                 report(progress["files"], progress["boards"] + boards, progress["bytes"] + nbytes, bytes_total)
-        res: PieceResult = fut.result()
+        res: PieceResult = wait_result(fut)
         acc = piece.parted
         if piece.resume_key is not None and not piece.loaded:
             work.commit_piece(res.part, *piece.resume_key, dump_piece(res))
@@ -707,6 +713,7 @@ def _convert(
     skip: list[Input | None] = [None]  # a file split in parts whose rows exist already
     parted: list[Parted | None] = [None]  # the file whose parts are being read
     bounds = parts._bounds(jobs, parts.PART_BYTES if part_bytes is None else part_bytes, early=False)
+    finished = False  # every task taken: else an exception (Ctrl-C) is on its way, and the pool is stopped
     try:
         report(0, 0, 0, bytes_total, force=True)
         for task in parts._tasks(_unique(iter_entries(paths, limits)), bounds if jobs > 1 else _whole, task_bytes):
@@ -742,12 +749,15 @@ def _convert(
             if summary.stopped:
                 drop(pending)
         report(progress["files"], progress["boards"], progress["bytes"], bytes_total, force=True)
+        finished = True
     finally:
         if client is not None:
             _close_client(client)
         elif executor is not None:
             if summary.stopped:  # the tasks running are not wanted: interrupted (their parts never complete)
                 stop_pool(executor)
+            elif not finished:  # Ctrl-C or a fault here: stopped now, not waited for (the work folder stays)
+                stop_pool(executor, KILL_AFTER)
             else:
                 executor.shutdown(wait=True, cancel_futures=True)
         close_archives()

@@ -15,14 +15,29 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-__all__ = ["start_pool", "stop_pool", "run_stoppable", "Stopped"]
+__all__ = ["start_pool", "stop_pool", "run_stoppable", "result", "Stopped", "KILL_AFTER"]
 
 
 #: How often a worker looks whether its parent is still there (seconds).
 PARENT_POLL = 0.5
+#: Seconds between two looks for a signal (Ctrl-C) while this process waits for a task.
+WAIT_STEP = 0.1
+
+
+def result(fut: Future[Any]) -> Any:
+    """``fut.result()``, waited for in steps of :data:`WAIT_STEP`: the kernel may hand a Ctrl-C
+    to any of the process's threads (the pool's own), and a blocked wait in the main thread
+    then never wakes to raise :class:`KeyboardInterrupt` until the task ends (seconds)."""
+    while True:
+        try:
+            return fut.result(WAIT_STEP)
+        except FutureTimeout:
+            if fut.done():  # the task's own TimeoutError
+                raise
 
 
 def _die_with_parent(parent: int) -> None:
@@ -93,7 +108,12 @@ _in_task = False
 
 
 def _on_stop(signum: int, frame: object) -> None:
+    """Stop the task running, once: :func:`stop_pool` signals again and again, and a second
+    :class:`Stopped` raised while :func:`run_stoppable` handles the first would escape it (a
+    traceback of the worker's, sent to the parent as the task's exception)."""
+    global _in_task
     if _in_task:
+        _in_task = False
         raise Stopped
 
 
@@ -110,7 +130,13 @@ def run_stoppable(fn: Callable[..., Any], *args: Any) -> Any:
         _in_task = False
 
 
-def stop_pool(ex: ProcessPoolExecutor) -> None:
+#: How long :func:`stop_pool` lets the workers stop their tasks themselves on an interruption
+#: (Ctrl-C) before it kills them: a task inside a long C call (DDS, a Parquet write) sees the
+#: signal only when the call returns.
+KILL_AFTER = 0.5
+
+
+def stop_pool(ex: ProcessPoolExecutor, kill_after: float | None = None) -> None:
     """Shut down a pool whose work is no longer wanted, without waiting for the tasks running to end.
 
     The tasks not started are cancelled, and the workers get ``SIGUSR1`` until they are
@@ -120,6 +146,13 @@ def stop_pool(ex: ProcessPoolExecutor) -> None:
     (Terminating the workers instead makes the pool "broken", which Python 3.11's executor
     does not always survive: a cancelled task then fails its manager thread.)  Returns
     once the workers are gone.
+
+    ``kill_after`` (seconds; an interruption passes :data:`KILL_AFTER`): the workers still
+    running then are killed (``SIGKILL``), so that the call returns within about that time
+    whatever the tasks are doing; the futures of the tasks they ran get
+    :class:`~concurrent.futures.process.BrokenProcessPool`.  A worker writes nothing under
+    a final name before it is complete (parts are written under temporary names), so a kill
+    leaves nothing half-written.
     """
     manager = getattr(ex, "_executor_manager_thread", None)  # ProcessPoolExecutor's own
     processes = list((getattr(ex, "_processes", None) or {}).values())
@@ -127,13 +160,21 @@ def stop_pool(ex: ProcessPoolExecutor) -> None:
     if manager is None or not hasattr(signal, "SIGUSR1"):
         ex.shutdown(wait=True)
         return
+    deadline = None if kill_after is None else time.monotonic() + kill_after
     while manager.is_alive():
+        # Killed only once the manager has dropped the cancelled tasks (it clears
+        # _cancel_pending_futures then): Python 3.11's manager fails on a cancelled future
+        # when it finds the pool broken.
+        now = time.monotonic()
+        kill = deadline is not None and now > deadline and not ex._cancel_pending_futures
+        if deadline is not None and now > deadline + 2:
+            break  # the workers are killed; a manager thread stuck past that is not waited for
         for p in processes:
             if p.is_alive():
                 try:
-                    os.kill(p.pid, signal.SIGUSR1)  # type: ignore[arg-type]
+                    os.kill(p.pid, signal.SIGKILL if kill else signal.SIGUSR1)  # type: ignore[arg-type]
                 except OSError:  # gone already
                     pass
         manager.join(0.05)
     for p in processes:
-        p.join()
+        p.join(None if deadline is None else 1)

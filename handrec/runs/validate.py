@@ -89,6 +89,7 @@ from handrec.inputs.sources import Input, close_archives
 from handrec.rules import validator
 from handrec.runs import parts, progress
 from handrec.runs.parts import _Task
+from handrec.runs.pool import result as wait_result
 from handrec.runs.pool import run_stoppable
 from handrec.runs.progress import RunProgress, Throttle, note
 
@@ -505,7 +506,7 @@ def _in_order(
             futures_wait([f], timeout=_POLL)
             waiting([slots[g] for g in chain([f], (g for _, g in pending)) if g in slots])
         slots.pop(f, None)
-        return f.result()
+        return wait_result(f)
 
     try:
         for task in tasks:

@@ -12,20 +12,25 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import signal
+import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
 from _reports import summary
 
+import handrec.runs.pool as pool
 import handrec.runs.validate as vr
 from handrec.diagnostics import Diagnostic, Severity
 from handrec.formats.pbn.writer import dump
 from handrec.generate import generate_boards
 from handrec.inputs.limits import Limits
 from handrec.inputs.sources import FileSource, Input
-from handrec.runs.pool import run_stoppable, start_pool, stop_pool
+from handrec.runs.pool import Stopped, run_stoppable, start_pool, stop_pool
 
 #: How long the slowed-down worker tasks below wait before reading: far longer than any test here.
 SLOW = 60.0
@@ -41,6 +46,13 @@ def slow_read_part(*args):
 def slow_read_inputs(*args):
     time.sleep(SLOW)
     return _REAL_READ_INPUTS(*args)
+
+
+def deaf_sleep(seconds: float) -> str:
+    """A task that does not see the pool's stop signal (as one inside a long C call)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+    time.sleep(seconds)
+    return "slept"
 
 
 def sleep_then(seconds: float, value: str) -> str:
@@ -158,3 +170,47 @@ def test_early_stop_reads_the_first_task_of_whole_inputs_here(tmp_path: Path, mo
     assert time.monotonic() - t < SLOW / 4
     assert two == one
     assert [(Path(x[0]).name, *x[2:6]) for x in one] == [("f0.pbn", 30, 0, 60, False), ("f1.pbn", 28, 3, 56, True)]
+
+
+def test_stop_pool_kills_the_workers_that_do_not_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interruption (``kill_after``): workers deaf to the stop signal are killed after that
+    time; the pool's manager thread ends without an error (Python 3.11's fails on a cancelled
+    future when it finds its pool broken, unless the cancelled tasks were dropped first)."""
+    errors: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda a: errors.append(a.exc_value))
+    ex = start_pool(2)
+    processes = list(ex._processes.values())
+    futures = [ex.submit(run_stoppable, deaf_sleep, SLOW) for _ in range(5)]
+    time.sleep(0.5)  # the first two running
+    for f in futures[2:]:
+        f.cancel()  # as convert's drop() and validate's _in_order do
+    t = time.monotonic()
+    stop_pool(ex, kill_after=0.3)
+    assert 0.3 <= time.monotonic() - t < 3
+    assert not any(p.is_alive() for p in processes)
+    for f in futures[:2]:
+        with pytest.raises(BrokenProcessPool):
+            f.result(timeout=5)
+    assert errors == []
+
+
+def _stopped_then_signalled() -> str:
+    try:
+        os.kill(os.getpid(), signal.SIGUSR1)
+        time.sleep(5)
+    except Stopped:
+        pass  # the first stop, taken inside the task
+    os.kill(os.getpid(), signal.SIGUSR1)  # stop_pool signals again and again
+    time.sleep(0.05)
+    return "went on"
+
+
+def test_a_task_is_stopped_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stop signal raises :class:`Stopped` once a task: the signals that follow (stop_pool
+    repeats them until the workers are gone) raise no second one, which could escape
+    run_stoppable while it handles the first (a worker's traceback in the parent)."""
+    old = signal.signal(signal.SIGUSR1, pool._on_stop)
+    try:
+        assert run_stoppable(_stopped_then_signalled) == "went on"
+    finally:
+        signal.signal(signal.SIGUSR1, old)
