@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the pr
 
 NOTE = "handrec: interrupted\n"
 RESUME_NOTE = "handrec: interrupted; run the same command with --resume to continue\n"
-TABLES = ("boards", "calls", "plays", "diagnostics", "tables", "files")
+TABLES = ("boards", "calls", "plays", "diagnostics", "supplemental", "files")
 #: Seconds from SIGINT to the end of the process.
 WITHIN = 2.0
 _TICK = os.sysconf("SC_CLK_TCK")
