@@ -22,7 +22,19 @@ from markupsafe import Markup, escape
 
 from handrec.model import Suit
 
-__all__ = ["SUITS", "sym", "strain", "doubling", "contract", "card", "pbn_card", "flag", "pair_link", "GLOBALS"]
+__all__ = [
+    "SUITS",
+    "sym",
+    "strain",
+    "doubling",
+    "contract",
+    "card",
+    "pbn_card",
+    "flag",
+    "pair_link",
+    "freq_list",
+    "GLOBALS",
+]
 
 _NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds", Suit.CLUBS: "clubs"}
 #: The suits as the templates list them (spades first): ``key``, ``symbol``, ``name``, ``red``.
@@ -112,6 +124,33 @@ def pair_link(name: str | None, pairs: dict[str, Any]) -> Markup:
     if p is None:
         return escape(name)
     return Markup(f'<a class="pair" href="{escape(p.page)}">{escape(name)}</a>')
+
+
+def freq_list(field: list[dict[str, Any]], own: str | None) -> Markup:
+    """How the field scored a board, as a score card's cell lists it: each score (``field``:
+    :func:`handrec.site.data._field`, best first), ``×n`` when several tables had it, the
+    pair's own (``own``, signed text) marked; nothing for an empty field.
+
+    Every line of a side of a board has the same field: :func:`handrec.site.data.score_cards`
+    makes this once a side and own score, not once a line (the score cards' biggest part).
+
+    >>> str(freq_list([{"score": "+420", "count": 3, "value": "8"}, {"score": "−50", "count": 1, "value": "0"}], "+420"))
+    '<ul class="freq"><li class="own">+420<span class="times"> &times;3</span><span class="vh"> (this pair)</span></li><li>−50</li></ul>'
+    """
+    if not field:
+        return Markup("")
+    out = ['<ul class="freq">']
+    for f in field:
+        mine = f["score"] == own
+        out.append('<li class="own">' if mine else "<li>")
+        out.append(escape(f["score"]))
+        if f["count"] > 1:
+            out.append(f'<span class="times"> &times;{escape(f["count"])}</span>')
+        if mine:
+            out.append('<span class="vh"> (this pair)</span>')
+        out.append("</li>")
+    out.append("</ul>")
+    return Markup("".join(out))
 
 
 #: What :func:`handrec.site.render.environment` makes global to every template.
