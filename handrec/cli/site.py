@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+from collections.abc import Callable
+from itertools import repeat
 from pathlib import Path
 from typing import Annotated
 
@@ -33,6 +38,16 @@ def site(
         ),
     ] = None,
     no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            metavar="N",
+            min=1,
+            help="Worker processes that render the pages (default: all cores; the files are the same whatever N).",
+        ),
+    ] = None,
 ) -> None:
     """Write a results website: an index of events and sessions; per session the rankings;
     a page per board (diagram, HCP, double dummy and par, auction and play, traveller scored
@@ -58,7 +73,7 @@ def site(
     session = dd_session(no_dd_cache)  # the shared double-dummy cache (unless --no-dd-cache)
     session.__enter__()
     try:
-        summary = build_site(boards(), output, title=title, dd=dd, progress=progress)
+        summary = build_site(boards(), output, title=title, dd=dd, progress=progress, runner=_runner(jobs))
     except NotASiteFolder as e:
         typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
@@ -84,6 +99,32 @@ def site(
         err=True,
     )
     raise typer.Exit(2 if bad else 0)
+
+
+def _runner(jobs: int | None) -> Callable[[Callable[[int, int], int]], list[int]] | None:
+    """A :data:`handrec.site.render.Runner` of ``jobs`` forked workers (:func:`handrec.runs.pool.start_pool`),
+    started when the pages are ready; ``None`` (the pages rendered in this process) for one
+    job, or where the workers could not be forked (they must see the pages the build made)."""
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
+    if jobs < 2 or not sys.platform.startswith("linux"):
+        return None
+
+    def run(task: Callable[[int, int], int]) -> list[int]:
+        from handrec.runs.pool import start_pool, stop_pool
+
+        if threading.active_count() != 1:  # start_pool would not fork: render here
+            return [task(0, 1)]
+        shares = 2 * jobs  # pages shared out in turn: even shares, taken as the workers are free
+        ex = start_pool(jobs)
+        try:
+            done = list(ex.map(task, range(shares), repeat(shares)))
+        except BaseException:
+            stop_pool(ex)
+            raise
+        ex.shutdown()
+        return done
+
+    return run
 
 
 def personal(

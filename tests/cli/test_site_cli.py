@@ -215,3 +215,51 @@ def test_the_file_s_disagreeing_figures_are_marked_and_listed(tmp_path: Path) ->
     assert board.count('class="flagged"') == 1 and "&dagger;" in board
     card = next(p for p in (out / "s1").glob("pair-*.html") if "N2 - S2</h1>" in p.read_text(encoding="utf-8"))
     assert 'class="flagged"' in card.read_text(encoding="utf-8")
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_site_is_the_same_whatever_jobs(tmp_path: Path) -> None:
+    """``--jobs 2`` renders the pages in two forked workers (a process each, as a user runs
+    it): the folder, marker included, is byte for byte that of ``--jobs 1``."""
+    import os
+    import subprocess
+    import sys
+
+    src = tmp_path / "session.pbn"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = [sys.executable, "-m", "handrec.cli"]
+    subprocess.run([*run, "generate", "-o", str(src), "--boards", "24", "--tables", "4"], check=True, env=env)
+    built = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"site{jobs}"
+        r = subprocess.run(
+            [*run, "site", str(src), "-o", str(out), "--jobs", jobs], capture_output=True, text=True, env=env
+        )
+        assert r.returncode == 0, r.stderr
+        assert "1 session, 24 boards, 8 score cards" in r.stderr
+        built[jobs] = _files(out)
+    assert len(built["1"]) == 1 + 2 + 3 + 2 + 24 + 8  # marker, index pages, fonts, css and js, boards, cards
+    assert built["1"] == built["2"]
+
+
+def test_pages_shared_out_in_turn_are_those_of_one_process(tmp_path: Path) -> None:
+    """A runner's tasks each write every n-th page: with 3 shares (run here, in order) the
+    folder is that of a build without a runner, and every share wrote its pages."""
+    from handrec.formats.dispatch import read
+    from handrec.site.render import build_site
+
+    shares: list[int] = []
+
+    def runner(task):  # type: ignore[no-untyped-def]
+        done = [task(k, 3) for k in range(3)]
+        shares.extend(done)
+        return done
+
+    one = build_site(read(SAMPLE), tmp_path / "one")
+    three = build_site(read(SAMPLE), tmp_path / "three", runner=runner)
+    assert (one.pages, three.pages) == (18, 18)
+    assert shares == [6, 6, 6]  # 18 pages: the index, the session, 8 boards, 8 cards
+    assert _files(tmp_path / "one") == _files(tmp_path / "three")
