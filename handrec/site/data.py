@@ -112,6 +112,7 @@ class SitePair:
     page: str
     ranks: list[dict[str, Any]] = field(default_factory=list)
     card: list[dict[str, Any]] = field(default_factory=list)
+    link: Any = None  # its name linked to its page, made once (handrec.site.markup.pair_link)
 
 
 @dataclass(slots=True)
