@@ -45,7 +45,8 @@ def site(
             "-j",
             metavar="N",
             min=1,
-            help="Worker processes that render the pages (default: all cores; the files are the same whatever N).",
+            help="Worker processes that read big PBN and LIN files in parts and render the pages (default: all cores; "
+            "the files are the same whatever N).",
         ),
     ] = None,
 ) -> None:
@@ -57,23 +58,24 @@ def site(
     open index.html in a browser or copy the folder to a web server.  Figures of the file
     that disagree with handrec's are marked on the pages and listed on stderr.
     """
-    from handrec.formats.dispatch import iter_inputs, read_input
+    from handrec.runs.site_read import collect_inputs
     from handrec.site.render import NotASiteFolder, build_site
 
     if dd:
         _require_solver()
     input_errors: list = []
-
-    def boards():
-        for inp in iter_inputs(paths, input_errors):
-            yield from read_input(inp)
-            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
-
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
     progress = DDProgress() if dd else None
     session = dd_session(no_dd_cache)  # the shared double-dummy cache (unless --no-dd-cache)
     session.__enter__()
     try:
-        summary = build_site(boards(), output, title=title, dd=dd, progress=progress, runner=_runner(jobs))
+        data = collect_inputs(
+            paths,
+            input_errors,
+            jobs,
+            on_input=lambda inp: input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code)),
+        )
+        summary = build_site(data, output, title=title, dd=dd, progress=progress, runner=_runner(jobs))
     except NotASiteFolder as e:
         typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
@@ -101,11 +103,10 @@ def site(
     raise typer.Exit(2 if bad else 0)
 
 
-def _runner(jobs: int | None) -> Callable[[Callable[[int, int], int]], list[int]] | None:
+def _runner(jobs: int) -> Callable[[Callable[[int, int], int]], list[int]] | None:
     """A :data:`handrec.site.render.Runner` of ``jobs`` forked workers (:func:`handrec.runs.pool.start_pool`),
     started when the pages are ready; ``None`` (the pages rendered in this process) for one
     job, or where the workers could not be forked (they must see the pages the build made)."""
-    jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 2 or not sys.platform.startswith("linux"):
         return None
 

@@ -44,7 +44,7 @@ import jinja2
 
 from handrec._resources import templates_dir
 from handrec.model import Board
-from handrec.site.data import SiteSession, board_extras, collect, site_sessions
+from handrec.site.data import Collected, SiteSession, board_extras, collect, site_sessions
 from handrec.site.markup import GLOBALS
 
 __all__ = ["MARKER", "SiteSummary", "NotASiteFolder", "Runner", "build_site", "environment", "write_pages"]
@@ -129,7 +129,7 @@ def _write(out: Path, rel: str, text: str, written: list[str]) -> None:
 
 
 def build_site(
-    boards: Iterable[Board],
+    boards: Iterable[Board] | Collected,
     out: Path | str,
     *,
     title: str | None = None,
@@ -137,7 +137,8 @@ def build_site(
     progress: Any = None,
     runner: Runner | None = None,
 ) -> SiteSummary:
-    """Write the website of ``boards`` into the folder ``out`` and say what it holds.
+    """Write the website of ``boards`` (or of their games as :func:`handrec.site.data.collect`
+    gives them) into the folder ``out`` and say what it holds.
 
     ``title``: the index page's heading (default: the Event tag when the inputs have one
     event, else "Results").  ``dd``: as :func:`handrec.site.data.site_sessions`.  ``runner``:
@@ -148,7 +149,7 @@ def build_site(
     """
     target = Path(out)
     previous = _prepare(target)
-    data = collect(boards)
+    data = boards if isinstance(boards, Collected) else collect(boards)
     sessions, note = site_sessions(data, dd=dd, progress=progress)
     written: list[str] = []
 

@@ -263,3 +263,36 @@ def test_pages_shared_out_in_turn_are_those_of_one_process(tmp_path: Path) -> No
     assert (one.pages, three.pages) == (18, 18)
     assert shares == [6, 6, 6]  # 18 pages: the index, the session, 8 boards, 8 cards
     assert _files(tmp_path / "one") == _files(tmp_path / "three")
+
+
+def test_a_big_file_read_in_parts_gives_the_games_of_one_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two jobs a PBN file over ``PART_BYTES`` is read, replayed and recorded in parts by
+    two workers: the records, leads and first games are those of reading it here."""
+    from handrec.formats.dispatch import read
+    from handrec.formats.pbn.writer import dump
+    from handrec.generate import generate_boards
+    from handrec.runs import parts, site_read
+    from handrec.site.data import collect
+
+    src = tmp_path / "session.pbn"
+    with src.open("w", encoding="utf-8") as f:
+        dump(generate_boards(36, seed=4, tables=3), f)
+    monkeypatch.setattr(parts, "PART_BYTES", src.stat().st_size // 3)
+    cut: list[int] = []
+    bounds = parts._part_bounds
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        found = bounds(*args)
+        cut.append(len(found or ()))
+        return found
+
+    monkeypatch.setattr(parts, "_part_bounds", counted)
+    seen: list[str] = []
+    got = site_read.collect_inputs([src], [], 2, on_input=lambda inp: seen.append(inp.path))
+    one = collect(read(src))
+    assert cut == [4] and seen == [str(src)]  # two parts a job
+    assert (len(got.records), len(got.first)) == (36, 12) and got.records == one.records and got.leads == one.leads
+    assert list(got.first) == list(one.first)
+    assert [(b, r.tricks) for b, r in got.first.values()] == [(b, r.tricks) for b, r in one.first.values()]
