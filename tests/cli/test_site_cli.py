@@ -296,3 +296,47 @@ def test_a_big_file_read_in_parts_gives_the_games_of_one_reading(
     assert (len(got.records), len(got.first)) == (36, 12) and got.records == one.records and got.leads == one.leads
     assert list(got.first) == list(one.first)
     assert [(b, r.tricks) for b, r in got.first.values()] == [(b, r.tricks) for b, r in one.first.values()]
+
+
+def _vugraph(path: Path, boards: int = 4, seed: int = 5) -> Path:
+    """A vugraph teams match as BBO writes it (``vg`` header, ``rs``, ``qx|o``/``qx|c`` tables):
+    ``boards`` boards, each played in the Open and the Closed room, Home v Away."""
+    import dataclasses
+    import io
+
+    from handrec.formats.lin.writer import dump as lin_dump
+    from handrec.generate import generate_boards
+    from handrec.model import Tag
+
+    out = []
+    for i, b in enumerate(generate_boards(2 * boards, seed=seed, tables=2)):
+        keep = tuple(t for t in b.tags if t.name not in ("Event", "Room"))
+        more = (Tag("Event", "Cup"), Tag("Room", "Open" if i % 2 == 0 else "Closed"))
+        out.append(dataclasses.replace(b, tags=keep + more + (Tag("HomeTeam", "Home"), Tag("VisitTeam", "Away"))))
+    buf = io.StringIO()
+    lin_dump(out, buf)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return path
+
+
+def test_a_vugraph_team_match_is_scored_in_imps_as_handrec_score_does(tmp_path: Path) -> None:
+    """A vugraph LIN of a teams match (both rooms of each board): ``handrec score``, the
+    session page and every board page say IMPs, with score's IMPs (``sample_data/bbo_hands.lin``
+    is no teams match: four boards played once each, no rooms, scored in matchpoints)."""
+    src = _vugraph(tmp_path / "match.lin")
+    scored = json.loads(runner.invoke(app, ["score", str(src), "-f", "json"]).stdout)
+    assert scored["method"] == "imp"
+    code, err, out = _site(tmp_path, str(src))
+    assert code == 0, err
+    assert "1 session, 4 boards, 2 score cards" in err
+    session = (out / "s1" / "index.html").read_text(encoding="utf-8")
+    assert "<caption>Ranking Teams" in session
+    for b in scored["events"][0]["boards"]:
+        page = (out / "s1" / f"board-{b['board']}.html").read_text(encoding="utf-8")
+        imps = b["imps_home"]
+        who = f"Home +{imps} IMPs" if imps > 0 else f"Away +{-imps} IMPs" if imps < 0 else ""
+        assert f"<caption>Home v Away: Traveller, board {b['board']}" in page
+        assert who in page
+        assert "Teams: IMPs between the Open and Closed rooms." in page
+    lin = json.loads(runner.invoke(app, ["score", str(TEAMS), "-f", "json"]).stdout)
+    assert lin["method"] == "mp"
