@@ -101,6 +101,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # compiled once a run: no look at the files again for each page
     )
     env.globals.update(GLOBALS)
     return env
@@ -228,9 +229,12 @@ def _write_share(k: int, n: int) -> int:
         raise RuntimeError("write_pages: the worker does not see the pages (not forked)")
     target, pages = _WORK
     env = environment()
+    templates: dict[str, jinja2.Template] = {}
     done = 0
     for rel, tpl, context in pages[k::n]:
-        text = env.get_template(tpl).render(**context())
+        if tpl not in templates:
+            templates[tpl] = env.get_template(tpl)
+        text = templates[tpl].render(**context())
         (target / rel).write_text(text, encoding="utf-8", newline="\n")
         done += 1
     return done
