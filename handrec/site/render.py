@@ -201,9 +201,15 @@ def build_site(
     return summary
 
 
+#: A build of fewer pages renders them in this process, even given a runner: starting the
+#: workers costs more than they save (a club session of 30 boards is some 50 pages).
+POOL_PAGES = 200
+
+
 def write_pages(target: Path, pages: list[Page], runner: Runner | None = None) -> None:
     """Render ``pages`` with the site's templates and write them into ``target``: here, or by
-    the workers of ``runner`` (a task the pages ``k, k + n, k + 2n...`` of ``n`` tasks).
+    the workers of ``runner`` (a task the pages ``k, k + n, k + 2n...`` of ``n`` tasks), when
+    there are :data:`POOL_PAGES` or more.
 
     :raises OSError: when a page cannot be written (raised here from a worker's too).
     """
@@ -215,7 +221,7 @@ def write_pages(target: Path, pages: list[Page], runner: Runner | None = None) -
         folder.mkdir(parents=True, exist_ok=True)
     _WORK = (target, pages)
     try:
-        if runner is None:
+        if runner is None or len(pages) < POOL_PAGES:
             _write_share(0, 1)
         else:
             runner(_write_share)

@@ -231,7 +231,8 @@ def test_the_site_is_the_same_whatever_jobs(tmp_path: Path) -> None:
     src = tmp_path / "session.pbn"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = [sys.executable, "-m", "handrec.cli"]
-    subprocess.run([*run, "generate", "-o", str(src), "--boards", "24", "--tables", "4"], check=True, env=env)
+    # 200 boards at 2 tables: 206 pages, enough for the workers (render.POOL_PAGES)
+    subprocess.run([*run, "generate", "-o", str(src), "--boards", "200", "--tables", "2"], check=True, env=env)
     built = {}
     for jobs in ("1", "2"):
         out = tmp_path / f"site{jobs}"
@@ -239,17 +240,20 @@ def test_the_site_is_the_same_whatever_jobs(tmp_path: Path) -> None:
             [*run, "site", str(src), "-o", str(out), "--jobs", jobs], capture_output=True, text=True, env=env
         )
         assert r.returncode == 0, r.stderr
-        assert "1 session, 24 boards, 8 score cards" in r.stderr
+        assert "1 session, 200 boards, 4 score cards" in r.stderr
         built[jobs] = _files(out)
-    assert len(built["1"]) == 1 + 2 + 3 + 2 + 24 + 8  # marker, index pages, fonts, css and js, boards, cards
+    assert len(built["1"]) == 1 + 2 + 3 + 2 + 200 + 4  # marker, index pages, fonts, css and js, boards, cards
     assert built["1"] == built["2"]
 
 
-def test_pages_shared_out_in_turn_are_those_of_one_process(tmp_path: Path) -> None:
+def test_pages_shared_out_in_turn_are_those_of_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A runner's tasks each write every n-th page: with 3 shares (run here, in order) the
     folder is that of a build without a runner, and every share wrote its pages."""
     from handrec.formats.dispatch import read
+    from handrec.site import render
     from handrec.site.render import build_site
+
+    monkeypatch.setattr(render, "POOL_PAGES", 1)  # the sample's 18 pages would be rendered here
 
     shares: list[int] = []
 
