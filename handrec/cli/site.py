@@ -6,7 +6,6 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from itertools import repeat
 from pathlib import Path
 from typing import Annotated
 
@@ -104,8 +103,8 @@ def site(
 
 
 def _runner(jobs: int) -> Callable[[Callable[[int, int], int]], list[int]] | None:
-    """A :data:`handrec.site.render.Runner` of ``jobs`` forked workers (:func:`handrec.runs.pool.start_pool`),
-    started when the pages are ready; ``None`` (the pages rendered in this process) for one
+    """A :data:`handrec.site.render.Runner` of ``jobs`` processes: this one and ``jobs - 1`` forked
+    workers (:func:`handrec.runs.pool.start_pool`), started when the pages are ready; ``None`` (the pages rendered in this process) for one
     job, or where the workers could not be forked (they must see the pages the build made)."""
     if jobs < 2 or not sys.platform.startswith("linux"):
         return None
@@ -115,10 +114,12 @@ def _runner(jobs: int) -> Callable[[Callable[[int, int], int]], list[int]] | Non
 
         if threading.active_count() != 1:  # start_pool would not fork: render here
             return [task(0, 1)]
-        shares = 2 * jobs  # pages shared out in turn: even shares, taken as the workers are free
-        ex = start_pool(jobs)
+        # one share a process, this one included: it renders its share while the workers
+        # render theirs (a worker forked from this big process costs more for the same pages)
+        ex = start_pool(jobs - 1)
         try:
-            done = list(ex.map(task, range(shares), repeat(shares)))
+            futures = [ex.submit(task, k, jobs) for k in range(1, jobs)]
+            done = [task(0, jobs)] + [f.result() for f in futures]
         except BaseException:
             stop_pool(ex)
             raise

@@ -18,8 +18,8 @@ reaches a page as template data, autoescaped (``<script>`` in a name is text).  
 pages work without JavaScript; ``sort.js`` only adds sorting to the tables.
 
 **Both cores.**  The pages are rendered and written by :func:`write_pages`: in this process,
-or, given a ``runner`` (``handrec site --jobs``), in worker processes forked once the
-session data is made, each writing every ``n``-th page (the pages are shared out in turn,
+or, given a ``runner`` (``handrec site --jobs``), by processes forked once the session
+data is made (and this one), each writing every ``n``-th page (the pages are shared out in turn,
 so the big score cards do not all fall to one worker).  A page's text depends on its data
 only, and the list of files written is in page order: the folder is the same, byte for
 byte, whatever the number of workers.
