@@ -16,6 +16,11 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 
 def _folder(package: str, fallback: str) -> Path:
+    # A source checkout (pyproject.toml beside the package) uses its own folders: an
+    # editable install of another checkout maps ``handrec.templates`` to that one's.
+    own = _ROOT / fallback
+    if (_ROOT / "pyproject.toml").is_file() and own.is_dir():
+        return own
     try:
         p = resources.files(package)
         if p.is_dir():

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -33,6 +37,17 @@ def site(
         ),
     ] = None,
     no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            metavar="N",
+            min=1,
+            help="Worker processes that read big PBN and LIN files in parts and render the pages (default: all cores; "
+            "the files are the same whatever N).",
+        ),
+    ] = None,
 ) -> None:
     """Write a results website: an index of events and sessions; per session the rankings;
     a page per board (diagram, HCP, double dummy and par, auction and play, traveller scored
@@ -42,23 +57,24 @@ def site(
     open index.html in a browser or copy the folder to a web server.  Figures of the file
     that disagree with handrec's are marked on the pages and listed on stderr.
     """
-    from handrec.formats.dispatch import iter_inputs, read_input
+    from handrec.runs.site_read import collect_inputs
     from handrec.site.render import NotASiteFolder, build_site
 
     if dd:
         _require_solver()
     input_errors: list = []
-
-    def boards():
-        for inp in iter_inputs(paths, input_errors):
-            yield from read_input(inp)
-            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
-
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
     progress = DDProgress() if dd else None
     session = dd_session(no_dd_cache)  # the shared double-dummy cache (unless --no-dd-cache)
     session.__enter__()
     try:
-        summary = build_site(boards(), output, title=title, dd=dd, progress=progress)
+        data = collect_inputs(
+            paths,
+            input_errors,
+            jobs,
+            on_input=lambda inp: input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code)),
+        )
+        summary = build_site(data, output, title=title, dd=dd, progress=progress, runner=_runner(jobs))
     except NotASiteFolder as e:
         typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
@@ -86,6 +102,33 @@ def site(
         err=True,
     )
     raise typer.Exit(2 if bad else 0)
+
+
+def _runner(jobs: int) -> Callable[[Callable[[int, int], int]], list[int]] | None:
+    """A :data:`handrec.site.render.Runner` of ``jobs`` processes: this one and ``jobs - 1`` forked
+    workers (:func:`handrec.runs.pool.start_pool`), started when the pages are ready; ``None`` (the pages rendered in this process) for one
+    job, or where the workers could not be forked (they must see the pages the build made)."""
+    if jobs < 2 or not sys.platform.startswith("linux"):
+        return None
+
+    def run(task: Callable[[int, int], int]) -> list[int]:
+        from handrec.runs.pool import start_pool, stop_pool
+
+        if threading.active_count() != 1:  # start_pool would not fork: render here
+            return [task(0, 1)]
+        # one share a process, this one included: it renders its share while the workers
+        # render theirs (a worker forked from this big process costs more for the same pages)
+        ex = start_pool(jobs - 1)
+        try:
+            futures = [ex.submit(task, k, jobs) for k in range(1, jobs)]
+            done = [task(0, jobs)] + [f.result() for f in futures]
+        except BaseException:
+            stop_pool(ex)
+            raise
+        ex.shutdown()
+        return done
+
+    return run
 
 
 def personal(

@@ -39,17 +39,27 @@ def fmt_number(x: Fraction | int | None, places: int = 2) -> str:
     """
     if x is None:
         return ""
-    x = Fraction(x)
-    if x.denominator == 1:
-        return str(x.numerator)
-    r = _round(x, places)
-    text = f"{'-' if r < 0 else ''}{abs(r.numerator) // r.denominator}.{_frac_digits(abs(r), places)}"
-    return text.rstrip("0").rstrip(".")
+    if type(x) is int:
+        return str(x)
+    n, d = _parts(x)
+    if d == 1:
+        return str(n)
+    return _decimal(n, d, places).rstrip("0").rstrip(".")
 
 
-def _frac_digits(x: Fraction, places: int) -> str:
-    rest = x - (x.numerator // x.denominator)
-    return f"{int(rest * 10**places):0{places}d}"
+def _parts(x: Fraction | int) -> tuple[int, int]:
+    """Numerator and denominator of an exact number (a float or a decimal is made exact first)."""
+    if not isinstance(x, (int, Fraction)):
+        x = Fraction(x)
+    return x.numerator, x.denominator
+
+
+def _decimal(n: int, d: int, places: int) -> str:
+    """``n / d`` rounded half away from zero to exactly ``places`` decimals (as :func:`_round`),
+    in integers: a site prints some hundred thousand numbers, and Fraction arithmetic is slow."""
+    scale = 10**places
+    r = (2 * abs(n) * scale + d) // (2 * d)  # floor(|x| * scale + 1/2)
+    return f"{'-' if n < 0 and r else ''}{r // scale}.{r % scale:0{places}d}"
 
 
 def fmt_percent(x: Fraction | None) -> str:
@@ -60,8 +70,7 @@ def fmt_percent(x: Fraction | None) -> str:
     """
     if x is None:
         return ""
-    r = _round(Fraction(x), 2)
-    return f"{'-' if r < 0 else ''}{abs(r.numerator) // r.denominator}.{_frac_digits(abs(r), 2)}"
+    return _decimal(*_parts(x), 2)
 
 
 def _json_number(x: Fraction | int | None, places: int = 2) -> float | int | None:

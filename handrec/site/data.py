@@ -39,6 +39,7 @@ from handrec.events.sessions import group_sessions
 from handrec.model import Board
 from handrec.rules.replay import Replay, replay
 from handrec.site import _booklet
+from handrec.site.markup import freq_list
 from handrec.site.pages import auction_view, bbo_url, lead_text, play_view
 
 __all__ = ["Collected", "SiteBoard", "SitePair", "SiteSession", "collect", "site_sessions", "score_cards"]
@@ -111,6 +112,7 @@ class SitePair:
     page: str
     ranks: list[dict[str, Any]] = field(default_factory=list)
     card: list[dict[str, Any]] = field(default_factory=list)
+    link: Any = None  # its name linked to its page, made once (handrec.site.markup.pair_link)
 
 
 @dataclass(slots=True)
@@ -305,9 +307,11 @@ def score_cards(
     row records none), ``score`` (the pair's points, signed, or the Law 12C2 artificial
     score), ``value`` (its matchpoints or IMPs), ``pct`` (matchpoints as a percentage of the
     top, ``""`` for IMPs), ``top``, ``field`` (:func:`_field`: the same list for every line
-    of a side) and ``flag`` (the file's own figure for this game differs from handrec's)."""
+    of a side), ``field_html`` (that list as the card prints it, :func:`handrec.site.markup.freq_list`,
+    made once a side and score) and ``flag`` (the file's own figure for this game differs from handrec's)."""
     mp = method in (Method.MP, Method.MP2)
     fields: dict[bool, list[dict[str, Any]]] = {}
+    lists: dict[tuple[bool, str | None], Any] = {}
     out = []
     for se in st.entries:
         e = se.entry
@@ -325,6 +329,9 @@ def score_cards(
             if is_ns not in fields:
                 fields[is_ns] = _field(st, is_ns)
             score = _ARTIFICIAL[e.artificial[0 if is_ns else 1].name] if e.artificial is not None else _plus(own)
+            own_text = _plus(own) if own is not None else None
+            if (is_ns, own_text) not in lists:
+                lists[is_ns, own_text] = freq_list(fields[is_ns], own_text)
             out.append(
                 (
                     who,
@@ -336,11 +343,12 @@ def score_cards(
                         "cells": cells,
                         "lead": leads.get(_origin(rec)) if rec is not None else None,
                         "score": score,
-                        "own": _plus(own) if own is not None else None,
+                        "own": own_text,
                         "value": "" if value is None else _booklet.signed(value),
                         "pct": fmt_percent(pct) if mp and pct is not None else "",
                         "top": st.top,
                         "field": fields[is_ns],
+                        "field_html": lists[is_ns, own_text],
                         "flag": rec is not None and _origin(rec) in flagged,
                     },
                 )
@@ -387,6 +395,7 @@ def _team_card_rows(
                 "pct": "",
                 "top": None,
                 "field": [],
+                "field_html": freq_list([], None),
                 "flag": rec is not None and _origin(rec) in flagged,
             }
         )

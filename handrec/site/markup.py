@@ -22,7 +22,21 @@ from markupsafe import Markup, escape
 
 from handrec.model import Suit
 
-__all__ = ["SUITS", "sym", "strain", "doubling", "contract", "card", "pbn_card", "flag", "pair_link", "GLOBALS"]
+__all__ = [
+    "SUITS",
+    "sym",
+    "strain",
+    "doubling",
+    "contract",
+    "card",
+    "pbn_card",
+    "flag",
+    "pair_link",
+    "freq_list",
+    "play_rows",
+    "card_rows",
+    "GLOBALS",
+]
 
 _NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds", Suit.CLUBS: "clubs"}
 #: The suits as the templates list them (spades first): ``key``, ``symbol``, ``name``, ``red``.
@@ -105,13 +119,101 @@ def flag(on: bool) -> Markup:
 
 def pair_link(name: str | None, pairs: dict[str, Any]) -> Markup:
     """A pair's name, linked to its score card when it has one (``pairs``: name to an object
-    with ``page``)."""
+    with ``page`` and a writable ``link``, where the link is kept)."""
     if not name:
         return Markup("")
     p = pairs.get(name)
     if p is None:
         return escape(name)
-    return Markup(f'<a class="pair" href="{escape(p.page)}">{escape(name)}</a>')
+    link = getattr(p, "link", None)  # made once a pair: the travellers and cards link it thousands of times
+    if link is None:
+        link = p.link = Markup(f'<a class="pair" href="{escape(p.page)}">{escape(name)}</a>')
+    return link
+
+
+def freq_list(field: list[dict[str, Any]], own: str | None) -> Markup:
+    """How the field scored a board, as a score card's cell lists it: each score (``field``:
+    :func:`handrec.site.data._field`, best first), ``×n`` when several tables had it, the
+    pair's own (``own``, signed text) marked; nothing for an empty field.
+
+    Every line of a side of a board has the same field: :func:`handrec.site.data.score_cards`
+    makes this once a side and own score, not once a line (the score cards' biggest part).
+
+    >>> str(freq_list([{"score": "+420", "count": 3, "value": "8"}, {"score": "−50", "count": 1, "value": "0"}], "+420"))
+    '<ul class="freq"><li class="own">+420<span class="times"> &times;3</span><span class="vh"> (this pair)</span></li><li>−50</li></ul>'
+    """
+    if not field:
+        return Markup("")
+    out = ['<ul class="freq">']
+    for f in field:
+        mine = f["score"] == own
+        out.append('<li class="own">' if mine else "<li>")
+        out.append(escape(f["score"]))
+        if f["count"] > 1:
+            out.append(f'<span class="times"> &times;{escape(f["count"])}</span>')
+        if mine:
+            out.append('<span class="vh"> (this pair)</span>')
+        out.append("</li>")
+    out.append("</ul>")
+    return Markup("".join(out))
+
+
+def play_rows(tricks: list[dict[str, Any]]) -> Markup:
+    """The rows of a board page's play table, a line each (:func:`handrec.site.pages.play_view`'s
+    ``tricks``): the trick's number, its cards in the order played (seat and :func:`card`, the
+    winner's cell marked ``won``), empty cells up to four, the winner.  Made here and not by a
+    template loop: some 13 tricks of four cards a board, a thousand boards a site.
+
+    >>> str(play_rows([{"number": 1, "leader": "E", "winner": "S", "cards": [
+    ...     {"seat": "E", "suit": "H", "rank": "A"}, {"seat": "S", "suit": "S", "rank": "2"}]}]))
+    '    <tr><th scope="row">1</th><td><span class="pseat">E</span> <span class="card"><span class="sym red" aria-hidden="true">♥</span><span class="vh"> hearts</span>A</span></td><td class="won"><span class="pseat">S</span> <span class="card"><span class="sym" aria-hidden="true">♠</span><span class="vh"> spades</span>2</span></td><td></td><td></td><td>S</td></tr>\\n'
+    """
+    out = []
+    for t in tricks:
+        winner = t["winner"]
+        out.append(f'    <tr><th scope="row">{escape(t["number"])}</th>')
+        for c in t["cards"]:
+            out.append('<td class="won">' if c["seat"] == winner else "<td>")
+            out.append(f'<span class="pseat">{escape(c["seat"])}</span> {card(c)}</td>')
+        out.append("<td></td>" * (4 - len(t["cards"])))
+        out.append(f"<td>{escape(winner)}</td></tr>\n")
+    return Markup("".join(out))
+
+
+_FLAGGED = ' class="flagged"'
+
+
+def card_rows(rows: list[dict[str, Any]], pairs: dict[str, Any], pct: bool, teams: bool) -> Markup:
+    """The rows of a score card's table, a line each (``rows``: the pair's lines of
+    :func:`handrec.site.data.score_cards`, or a team's): the board (linked to its page, sorted
+    by its number), contract, declarer, result, score, matchpoints or IMPs, the percentage
+    (``pct``), the lead, the room (``teams``), the seat, the opponents (:func:`pair_link`,
+    ``pairs`` as there), the field's scores (not for ``teams``) and the mark of a row whose
+    own figure differs.  Made here and not by a template loop: a pair plays every board of
+    a session, so the cards hold some ten thousand lines a site."""
+    out = []
+    for i, r in enumerate(rows, 1):
+        c = r["cells"]
+        b = r["board"]
+        label = escape(r["label"])
+        sort = b.number if b and b.number is not None else i
+        head = Markup(f'<a href="{escape(b.page)}">{label}</a>') if b else label
+        out.append(
+            f'    <tr{_FLAGGED if r["flag"] else ""}><th scope="row" data-sort="{escape(sort)}">{head}</th>'
+            f'<td>{contract(c["contract"])}</td><td class="c">{escape(c["by"])}</td>'
+            f'<td class="c">{escape(c["contract"]["result"])}</td><td class="num score">{escape(r["score"])}</td>'
+            f'<td class="num value">{escape(r["value"])}</td>'
+        )
+        if pct:
+            out.append(f'<td class="num pct">{escape(r["pct"])}</td>')
+        out.append(f'<td class="lead">{pbn_card(r["lead"])}</td>')
+        if teams:
+            out.append(f"<td>{escape(r['room'])}</td>")
+        out.append(f"<td>{escape(r['seat'])}</td><td>{pair_link(r['opponents'], pairs)}</td>")
+        if not teams:
+            out.append(f'<td class="field">{r["field_html"]}</td>')
+        out.append(f'<td class="flag-col">{flag(r["flag"])}</td></tr>\n')
+    return Markup("".join(out))
 
 
 #: What :func:`handrec.site.render.environment` makes global to every template.
@@ -125,4 +227,6 @@ GLOBALS = {
     "pbn_card": pbn_card,
     "flag": flag,
     "pair_link": pair_link,
+    "play_rows": play_rows,
+    "card_rows": card_rows,
 }

@@ -215,3 +215,132 @@ def test_the_file_s_disagreeing_figures_are_marked_and_listed(tmp_path: Path) ->
     assert board.count('class="flagged"') == 1 and "&dagger;" in board
     card = next(p for p in (out / "s1").glob("pair-*.html") if "N2 - S2</h1>" in p.read_text(encoding="utf-8"))
     assert 'class="flagged"' in card.read_text(encoding="utf-8")
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_site_is_the_same_whatever_jobs(tmp_path: Path) -> None:
+    """``--jobs 2`` renders the pages in two forked workers (a process each, as a user runs
+    it): the folder, marker included, is byte for byte that of ``--jobs 1``."""
+    import os
+    import subprocess
+    import sys
+
+    src = tmp_path / "session.pbn"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = [sys.executable, "-m", "handrec.cli"]
+    # 200 boards at 2 tables: 206 pages, enough for the workers (render.POOL_PAGES)
+    subprocess.run([*run, "generate", "-o", str(src), "--boards", "200", "--tables", "2"], check=True, env=env)
+    built = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"site{jobs}"
+        r = subprocess.run(
+            [*run, "site", str(src), "-o", str(out), "--jobs", jobs], capture_output=True, text=True, env=env
+        )
+        assert r.returncode == 0, r.stderr
+        assert "1 session, 200 boards, 4 score cards" in r.stderr
+        built[jobs] = _files(out)
+    assert len(built["1"]) == 1 + 2 + 3 + 2 + 200 + 4  # marker, index pages, fonts, css and js, boards, cards
+    assert built["1"] == built["2"]
+
+
+def test_pages_shared_out_in_turn_are_those_of_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A runner's tasks each write every n-th page: with 3 shares (run here, in order) the
+    folder is that of a build without a runner, and every share wrote its pages."""
+    from handrec.formats.dispatch import read
+    from handrec.site import render
+    from handrec.site.render import build_site
+
+    monkeypatch.setattr(render, "POOL_PAGES", 1)  # the sample's 18 pages would be rendered here
+
+    shares: list[int] = []
+
+    def runner(task):  # type: ignore[no-untyped-def]
+        done = [task(k, 3) for k in range(3)]
+        shares.extend(done)
+        return done
+
+    one = build_site(read(SAMPLE), tmp_path / "one")
+    three = build_site(read(SAMPLE), tmp_path / "three", runner=runner)
+    assert (one.pages, three.pages) == (18, 18)
+    assert shares == [6, 6, 6]  # 18 pages: the index, the session, 8 boards, 8 cards
+    assert _files(tmp_path / "one") == _files(tmp_path / "three")
+
+
+def test_a_big_file_read_in_parts_gives_the_games_of_one_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two jobs a PBN file over ``PART_BYTES`` is read, replayed and recorded in parts by
+    two workers: the records, leads and first games are those of reading it here."""
+    from handrec.formats.dispatch import read
+    from handrec.formats.pbn.writer import dump
+    from handrec.generate import generate_boards
+    from handrec.runs import parts, site_read
+    from handrec.site.data import collect
+
+    src = tmp_path / "session.pbn"
+    with src.open("w", encoding="utf-8") as f:
+        dump(generate_boards(36, seed=4, tables=3), f)
+    monkeypatch.setattr(parts, "PART_BYTES", src.stat().st_size // 3)
+    cut: list[int] = []
+    bounds = parts._part_bounds
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        found = bounds(*args)
+        cut.append(len(found or ()))
+        return found
+
+    monkeypatch.setattr(parts, "_part_bounds", counted)
+    seen: list[str] = []
+    got = site_read.collect_inputs([src], [], 2, on_input=lambda inp: seen.append(inp.path))
+    one = collect(read(src))
+    assert cut == [4] and seen == [str(src)]  # two parts a job
+    assert (len(got.records), len(got.first)) == (36, 12) and got.records == one.records and got.leads == one.leads
+    assert list(got.first) == list(one.first)
+    assert [(b, r.tricks) for b, r in got.first.values()] == [(b, r.tricks) for b, r in one.first.values()]
+
+
+def _vugraph(path: Path, boards: int = 4, seed: int = 5) -> Path:
+    """A vugraph teams match as BBO writes it (``vg`` header, ``rs``, ``qx|o``/``qx|c`` tables):
+    ``boards`` boards, each played in the Open and the Closed room, Home v Away."""
+    import dataclasses
+    import io
+
+    from handrec.formats.lin.writer import dump as lin_dump
+    from handrec.generate import generate_boards
+    from handrec.model import Tag
+
+    out = []
+    for i, b in enumerate(generate_boards(2 * boards, seed=seed, tables=2)):
+        keep = tuple(t for t in b.tags if t.name not in ("Event", "Room"))
+        more = (Tag("Event", "Cup"), Tag("Room", "Open" if i % 2 == 0 else "Closed"))
+        out.append(dataclasses.replace(b, tags=keep + more + (Tag("HomeTeam", "Home"), Tag("VisitTeam", "Away"))))
+    buf = io.StringIO()
+    lin_dump(out, buf)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return path
+
+
+def test_a_vugraph_team_match_is_scored_in_imps_as_handrec_score_does(tmp_path: Path) -> None:
+    """A vugraph LIN of a teams match (both rooms of each board): ``handrec score``, the
+    session page and every board page say IMPs, with score's IMPs (``sample_data/bbo_hands.lin``
+    is no teams match: four boards played once each, no rooms, scored in matchpoints)."""
+    src = _vugraph(tmp_path / "match.lin")
+    scored = json.loads(runner.invoke(app, ["score", str(src), "-f", "json"]).stdout)
+    assert scored["method"] == "imp"
+    code, err, out = _site(tmp_path, str(src))
+    assert code == 0, err
+    assert "1 session, 4 boards, 2 score cards" in err
+    session = (out / "s1" / "index.html").read_text(encoding="utf-8")
+    assert "<caption>Ranking Teams" in session
+    for b in scored["events"][0]["boards"]:
+        page = (out / "s1" / f"board-{b['board']}.html").read_text(encoding="utf-8")
+        imps = b["imps_home"]
+        who = f"Home +{imps} IMPs" if imps > 0 else f"Away +{-imps} IMPs" if imps < 0 else ""
+        assert f"<caption>Home v Away: Traveller, board {b['board']}" in page
+        assert who in page
+        assert "Teams: IMPs between the Open and Closed rooms." in page
+    lin = json.loads(runner.invoke(app, ["score", str(TEAMS), "-f", "json"]).stdout)
+    assert lin["method"] == "mp"
