@@ -81,6 +81,9 @@ def score_event(
                 out.extend(score_sessions(group, sessions[name]))
             else:
                 m = method_for(group)
+                if m.is_session:  # an event of the file scored as rubber / Chicago / minibridge, the rest not
+                    out.extend(score_sessions(group, m))
+                    continue
                 c = cross if cross is not None else cross_for(group) if m is Method.CROSS_IMP else None
                 out.extend(_score_session(name, group, m, neuberg, c))
         return out

@@ -411,3 +411,27 @@ def test_score_skips_a_file_of_hand_records_and_says_so_once(tmp_path: Path, clu
     assert both.stdout == run("score", club).stdout  # the club's results, scored as without the hand records
     assert "no result" not in both.stdout
     assert both.stderr == f"handrec: {hands}: hand records only (2 boards, none with a result): not scored\n"
+
+
+def test_a_chicago_event_beside_a_pairs_event_in_one_file(tmp_path: Path) -> None:
+    """Found by fuzz/fuzz_cli.py: one file holding an event scored IMP and a Chicago event
+    crashed score ('chicago is not a pairs method'); each is scored as its Scoring tag says."""
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    game = (
+        '[Event "{event}"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "' + deal + '"]\n'
+        '[Scoring "{scoring}"]\n[Contract "{contract}"]\n[Declarer "N"]\n[Result "{result}"]\n'
+    )
+    f = tmp_path / "mixed.pbn"
+    f.write_text(
+        game.format(event="Teams", scoring="IMP", contract="4S", result=10)
+        + "\n"
+        + game.format(event="Home game", scoring="Chicago", contract="3NT", result=9)
+    )
+    r = CliRunner().invoke(app, ["score", str(f)])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == "Teams: Butler IMPs (datum = mean without the top and bottom score)"
+    assert f"{f}: Chicago" in lines
+    assert "1         1  1      3NT       N        9  None  400   0  game NS" in lines
+    j = json.loads(CliRunner().invoke(app, ["score", str(f), "--format", "json"]).stdout)
+    assert [e["method"] for e in j["events"]] == ["butler", "chicago"]
