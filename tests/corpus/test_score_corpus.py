@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
@@ -202,19 +201,22 @@ def test_sql_travellers_match_handrec_score(kops: Path, kops_dataset: Path, meth
 
 
 def test_sql_rankings_match_the_python_totals(kops: Path, kops_dataset: Path) -> None:
-    """Per pair, the SQL ``rankings`` matchpoints equal the sums of handrec's travellers; the pairs
-    change direction (a Howell), so SQL and Python rank them in one field, "pairs"."""
-    _, rows = run(kops_dataset, "select direction, pair, mp, top from rankings")
-    (ev,) = score_event((record(b) for b in read(kops)), Method.MP)
-    sums: dict[tuple[str, str], list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
-    for t in ev.travellers:
-        for se in t.entries:
-            e = se.entry
-            for pair, mp in ((e.ns, se.ns), (e.ew, se.ew)):
-                sums[("pairs", pair)][0] += mp
-                sums[("pairs", pair)][1] += t.top
-    assert [r.title for r in ev.rankings] == ["pairs"]
-    assert {(d, p): (Fraction(m), Fraction(t)) for d, p, m, t in rows} == {k: tuple(v) for k, v in sums.items()}
+    """Per pair, the SQL ``rankings`` give handrec score's ranking: the file's Scoring is IMP
+    with no rooms, so both score it by Butler (issue #19.4); the pairs change direction (a
+    Howell), so SQL and Python rank them in one field, "pairs"."""
+    _, rows = run(kops_dataset, "select method, direction, pair, boards, imps, rank from rankings order by rank, pair")
+    (ev,) = score_event((record(b) for b in read(kops)), None)
+    assert ev.method is Method.BUTLER and [r.title for r in ev.rankings] == ["pairs"]
+    want = sorted(
+        (
+            ("butler", "pairs", r.name, r.boards, Fraction(r.total), int(r.rank.rstrip("=")))
+            for r in ev.rankings[0].rows
+        ),
+        key=lambda x: (x[5], x[2]),
+    )
+    got = [(m, d, p, n, Fraction(i).limit_denominator(1000), k) for m, d, p, n, i, k in rows]
+    assert got == want
+    assert got[0] == ("butler", "pairs", "Para-8", 24, Fraction(37), 1)
 
 
 # --- teams ---------------------------------------------------------------------------------------
