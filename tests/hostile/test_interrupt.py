@@ -285,7 +285,8 @@ def test_generate_stops_and_leaves_the_old_file(tmp_path: Path) -> None:
 def test_site_stops(inputs: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "site"
     run = Run(["site", str(inputs["folder"]), "-o", str(out)], tmp_path)
-    run.wait_for("pages written", lambda: out.is_dir() and _cpu(run.pid) >= 1.5)
+    # the pages are rendered by the workers too (site --jobs): some written, not all
+    run.wait_for("pages written", lambda: out.is_dir() and sum(1 for _ in out.rglob("*.html")) >= 5)
     _stopped(run)
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]  # every page whole, or not there
 
