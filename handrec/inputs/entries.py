@@ -152,16 +152,17 @@ def _stream_entries(
     """Read a stream that can be read only once (a pipe, a device), then list it.
 
     A plain stream is kept in memory (:class:`MemorySource`).  An archive or a compressed
-    stream (told by its first bytes) is copied as it comes to a temporary file
-    (:func:`_spool`) and listed as that file would be, under ``display``: its members
-    are then read from the file as needed, never decompressed into memory whole (a zip
-    of a few megabytes can hold gigabytes).  Either way at most
+    stream (told by its first bytes) is copied as it comes to a temporary file without a
+    name (:class:`_Spool`: nothing is left behind, even by SIGKILL) and listed as that
+    file would be, under ``display``: its members are then read from the file as needed,
+    never decompressed into memory whole (a zip of a few megabytes can hold gigabytes).  Either way at most
     :attr:`Limits.member_bytes` are read (over it: F010, not read).
     """
     chunks: list[bytes] = []
     n = 0
-    spool: BinaryIO | None = None
+    spool: _Spool | None = None
     decided = False
+    done = False  # the copy is complete and listed: it stays (a worker may read it later)
     try:
         try:
             while chunk := f.read(CHUNK_BYTES):
@@ -172,58 +173,87 @@ def _stream_entries(
                     )
                     return
                 if spool is not None:
-                    spool.write(chunk)
+                    spool.file.write(chunk)
                     continue
                 chunks.append(chunk)
                 if not decided and n >= SNIFF_BYTES:
                     decided = True
                     if _magic(b"".join(chunks)[:SNIFF_BYTES]) != "plain":
-                        spool = _spool()
-                        spool.writelines(chunks)
+                        spool = _Spool()
+                        spool.file.writelines(chunks)
                         chunks.clear()
         except _READ_ERRORS as e:
             yield _f001(display, e)
             return
         if spool is None and not decided and _magic(b"".join(chunks)[:SNIFF_BYTES]) != "plain":
-            spool = _spool()
-            spool.writelines(chunks)
+            spool = _Spool()
+            spool.file.writelines(chunks)
             chunks.clear()
         if spool is None:
             yield from _memory_entries(b"".join(chunks), display, name, limits)
             return
-        spool.close()
-        yield from _file_entries(Path(spool.name), display, limits, True, seen, name)
+        spool.file.flush()  # read by its path from here on, in this process or a worker
+        done = True
+        yield from _file_entries(Path(spool.path), display, limits, True, seen, name)
     finally:
-        if spool is not None:
-            spool.close()
+        if spool is not None and not done:
+            spool.discard()
 
 
-#: The temporary files of :func:`_spool`: (process id, path), removed when that process exits.
-_SPOOLS: list[tuple[int, str]] = []
+#: The temporary copies of :func:`_stream_entries` made by this process, open until it exits.
+_SPOOLS: list[_Spool] = []
 
 
-def _spool() -> BinaryIO:
-    """A new temporary file for a stream's bytes (:func:`_stream_entries`).
+class _Spool:
+    """A new temporary file for a stream's bytes (:func:`_stream_entries`): ``file`` to write
+    them, ``path`` to read them by (in this process or a worker it starts).
 
-    It lives until the process that made it exits (an input in it may be read by a
-    worker process at any time before), then it is removed (:func:`_remove_spools`);
-    a process killed by SIGKILL leaves it in the temporary folder
-    (:func:`tempfile.gettempdir`).
+    On Linux the file has no name in the file system from the start
+    (:func:`tempfile.TemporaryFile`), so nothing is left behind however the process
+    ends, SIGKILL included: the kernel frees it when the last descriptor closes.  It is
+    read by ``/proc/PID/fd/N`` (opening that opens the same file anew, with its own
+    offset, from any process of the same user while this one lives); the descriptor stays
+    open until this process exits, as an input in it may be read by a worker at any time
+    before.  Where there is no ``/proc`` it is a named file ``handrec-stream-*`` in the
+    temporary folder (:func:`tempfile.gettempdir`), removed at a normal exit
+    (:func:`_remove_spools`); a process killed by SIGKILL leaves that one behind.
     """
-    f = tempfile.NamedTemporaryFile(prefix="handrec-stream-", delete=False)  # noqa: SIM115 (closed by the caller)
-    if not _SPOOLS:
-        atexit.register(_remove_spools)
-    _SPOOLS.append((os.getpid(), f.name))
-    return f  # type: ignore[return-value]
+
+    def __init__(self) -> None:
+        pid = os.getpid()
+        fds = f"/proc/{pid}/fd"
+        self.owner = pid
+        self.named = not os.path.isdir(fds)
+        if self.named:
+            f = tempfile.NamedTemporaryFile(prefix="handrec-stream-", delete=False)  # noqa: SIM115 (kept open)
+            if not any(s.named for s in _SPOOLS):
+                atexit.register(_remove_spools)
+            self.path = f.name
+        else:
+            f = tempfile.TemporaryFile(prefix="handrec-stream-")  # noqa: SIM115 (kept open)
+            self.path = f"{fds}/{f.fileno()}"
+        self.file: BinaryIO = f  # type: ignore[assignment]
+        _SPOOLS.append(self)
+
+    def discard(self) -> None:
+        """Close and remove the copy now (nothing was listed from it: a limit or a read error)."""
+        self.file.close()
+        _SPOOLS.remove(self)
+        if self.named:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
 
 
 def _remove_spools() -> None:
-    """Remove the temporary files this process made (not those of a parent it was forked from)."""
+    """Remove the named copies this process made (not those of a parent it was forked from)."""
     pid = os.getpid()
-    for owner, path in _SPOOLS:
-        if owner == pid:
+    for s in _SPOOLS:
+        if s.named and s.owner == pid:
+            s.file.close()
             try:
-                os.unlink(path)
+                os.unlink(s.path)
             except OSError:
                 pass
 
@@ -376,9 +406,10 @@ def iter_entries(
     :attr:`Limits.member_bytes` (over it: F010, not read), then listed like
     a file: a plain one is held in memory (its input carries its bytes,
     :class:`MemorySource`, so it can be read again or in another process);
-    an archive or a compressed one is copied to a temporary file, removed
-    when the process exits, and its inputs are read from there (a small zip
-    may hold gigabytes: nothing is decompressed into memory whole).
+    an archive or a compressed one is copied to a temporary file that has no
+    name on Linux (freed when the process exits, however it ends), and its
+    inputs are read from there (a small zip may hold gigabytes: nothing is
+    decompressed into memory whole).
 
     Order: the arguments in order, folders sorted, archive members in
     archive order; a member of a streamed tar archive must be read before
