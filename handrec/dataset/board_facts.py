@@ -44,6 +44,7 @@ def contract_facts(contract: Contract | None, result: int | None) -> dict[str, A
     contract column null; a contract without a result is not (a hand record, or a game
     whose result is lost).  Law 77: a contract makes with level + 6 tricks.
 
+    >>> from handrec.model import Seat
     >>> f = contract_facts(Contract.parse("4SX", Seat.NORTH), 9)
     >>> f["level"], f["strain"], f["doubled"], f["made"], f["undertricks"], f["is_result"]
     (4, 'S', 'X', False, 1, True)
@@ -94,6 +95,12 @@ def _float(v: Any) -> float | None:
     return None if v is None else float(v)
 
 
+def _points(v: Any) -> int | None:
+    """A score for the int32 column, ``None`` past it: no contract scores 10,000 points (Law 77),
+    and a figure of 20 digits is no score handrec can store (it stays in the tags)."""
+    return v if v is None or -(2**31) < v < 2**31 else None
+
+
 def file_figures(tags: dict[str, str], declarer: str | None) -> dict[str, Any]:
     """The file's own figures of a game (its tags by name: the first of each name), typed.
 
@@ -108,12 +115,12 @@ def file_figures(tags: dict[str, str], declarer: str | None) -> dict[str, Any]:
     """
     out: dict[str, Any] = dict.fromkeys(FIGURE_COLUMNS)
     ns, ew = _sides(_typed(tags, "Score"), declarer)
-    out["file_score_ns"] = ns if ns is not None else None if ew is None else -ew
+    out["file_score_ns"] = _points(ns if ns is not None else None if ew is None else -ew)
     for tag, key in (("ScoreMP", "mp"), ("ScoreIMP", "imp"), ("ScorePercentage", "pct")):
         ns, ew = _sides(_typed(tags, tag), declarer)
         out[f"file_{key}_ns"], out[f"file_{key}_ew"] = _float(ns), _float(ew)
     ns, ew = _sides(_typed(tags, "OptimumScore"), declarer)
-    out["file_par_score_ns"] = ns if ns is not None else None if ew is None else -ew
+    out["file_par_score_ns"] = _points(ns if ns is not None else None if ew is None else -ew)
     par = _typed(tags, "ParContract")
     out["file_par_contracts"] = None if par is None else "; ".join(par)
     dd = _typed(tags, "DoubleDummyTricks")

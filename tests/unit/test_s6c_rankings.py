@@ -37,7 +37,9 @@ PAIRS = "\n".join([game("Pairs", 1, 10), game("Pairs", 2, 9), game("Pairs", 3, 1
 OPEN_TWICE = "\n".join([game("Rooms", 1, 10, Room="Open"), game("Rooms", 2, 9, Room="Open")])
 
 
-def test_rankings_leave_teams_sessions_out(tmp_path: Path) -> None:
+def test_rankings_score_each_session_by_its_method(tmp_path: Path) -> None:
+    """The teams match ranked by IMPs, the pairs sessions by matchpoints, as handrec score
+    decides (issue #19.4: once the teams sessions were left out of the rankings)."""
     src = tmp_path / "in"
     src.mkdir()
     for name, t in (("match.pbn", TEAMS), ("pairs.pbn", PAIRS), ("rooms.pbn", OPEN_TWICE)):
@@ -57,19 +59,23 @@ def test_rankings_leave_teams_sessions_out(tmp_path: Path) -> None:
         ("Pairs", 3),
         ("Rooms", 2),
     ]
-    got = con.execute("SELECT event, direction, pair, boards, mp, top, pct, rank FROM rankings ORDER BY ALL")
+    got = con.execute(
+        "SELECT event, method, direction, pair, boards, mp, top, pct, imps, won, lost, rank FROM rankings ORDER BY ALL"
+    )
+    n = None
     assert got.fetchall() == [
-        ("Pairs", "EW", "E1 - W1", 1, 1.0, 2, 50.0, 2),
-        ("Pairs", "EW", "E2 - W2", 1, 2.0, 2, 100.0, 1),
-        ("Pairs", "EW", "E3 - W3", 1, 0.0, 2, 0.0, 3),
-        ("Pairs", "NS", "N1 - S1", 1, 1.0, 2, 50.0, 2),
-        ("Pairs", "NS", "N2 - S2", 1, 0.0, 2, 0.0, 3),
-        ("Pairs", "NS", "N3 - S3", 1, 2.0, 2, 100.0, 1),
-        ("Rooms", "EW", "E1 - W1", 1, 0.0, 1, 0.0, 2),
-        ("Rooms", "EW", "E2 - W2", 1, 1.0, 1, 100.0, 1),
-        ("Rooms", "NS", "N1 - S1", 1, 1.0, 1, 100.0, 1),
-        ("Rooms", "NS", "N2 - S2", 1, 0.0, 1, 0.0, 2),
+        ("Match", "imp", "teams", "Austria", 1, n, n, n, -10.0, 0.0, 10.0, 2),
+        ("Match", "imp", "teams", "Germany", 1, n, n, n, 10.0, 10.0, 0.0, 1),
+        ("Pairs", "mp", "EW", "E1 - W1", 1, 1.0, 2, 50.0, n, n, n, 2),
+        ("Pairs", "mp", "EW", "E2 - W2", 1, 2.0, 2, 100.0, n, n, n, 1),
+        ("Pairs", "mp", "EW", "E3 - W3", 1, 0.0, 2, 0.0, n, n, n, 3),
+        ("Pairs", "mp", "NS", "N1 - S1", 1, 1.0, 2, 50.0, n, n, n, 2),
+        ("Pairs", "mp", "NS", "N2 - S2", 1, 0.0, 2, 0.0, n, n, n, 3),
+        ("Pairs", "mp", "NS", "N3 - S3", 1, 2.0, 2, 100.0, n, n, n, 1),
+        ("Rooms", "mp", "EW", "E1 - W1", 1, 0.0, 1, 0.0, n, n, n, 2),
+        ("Rooms", "mp", "EW", "E2 - W2", 1, 1.0, 1, 100.0, n, n, n, 1),
+        ("Rooms", "mp", "NS", "N1 - S1", 1, 1.0, 1, 100.0, n, n, n, 1),
+        ("Rooms", "mp", "NS", "N2 - S2", 1, 0.0, 1, 0.0, n, n, n, 2),
     ]
-    # the columns are those of before
     cols = [c[0] for c in con.execute("SELECT * FROM rankings LIMIT 0").description]
-    assert cols == ["event", "direction", "pair", "boards", "mp", "top", "pct", "rank", "event_name", "session_date"]
+    assert cols[:3] == ["event", "method", "direction"]

@@ -324,9 +324,9 @@ def test_streamed_tar_members_are_read_here_in_their_turn(tmp_path: Path, monkey
     kinds: list[str] = []
     submit = vr._submit
 
-    def spy(executor, task):
+    def spy(executor, task, *slot):
         kinds.append(task.kind)
-        return submit(executor, task)
+        return submit(executor, task, *slot)
 
     monkeypatch.setattr(vr, "_submit", spy)
     paths = [t, ROOT / "sample_data"]
