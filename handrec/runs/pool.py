@@ -75,7 +75,20 @@ def _init_worker(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGUSR1"):
         signal.signal(signal.SIGUSR1, _on_stop)
+    sys.unraisablehook = _unraisable
     _die_with_parent(parent)
+
+
+def _unraisable(u: Any) -> None:
+    """A worker's hook for exceptions Python cannot raise (``Exception ignored in ...``): a
+    :class:`Stopped` that lands in a finalizer (a generator closed by the garbage collector,
+    whose ``finally`` closes a stream) is not printed as a traceback on the user's terminal,
+    and the task can be stopped again at the next signal; anything else is printed as ever."""
+    global _in_task
+    if isinstance(u.exc_value, Stopped):
+        _in_task = _running  # the stop was swallowed: stop_pool signals again, and this time it lands
+        return
+    sys.__unraisablehook__(u)
 
 
 def start_pool(jobs: int) -> ProcessPoolExecutor:
@@ -104,7 +117,8 @@ class Stopped(BaseException):
     in the task takes it for a fault of the input)."""
 
 
-_in_task = False
+_in_task = False  # a SIGUSR1 now raises Stopped
+_running = False  # a task of run_stoppable runs
 
 
 def _on_stop(signum: int, frame: object) -> None:
@@ -120,14 +134,14 @@ def _on_stop(signum: int, frame: object) -> None:
 def run_stoppable(fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` as a task of a pool of :func:`start_pool`: ``None`` when :func:`stop_pool`
     interrupts it (its result is not wanted any more)."""
-    global _in_task
+    global _in_task, _running
     try:
-        _in_task = True
+        _in_task = _running = True
         return fn(*args)
     except Stopped:
         return None
     finally:
-        _in_task = False
+        _in_task = _running = False
 
 
 #: How long :func:`stop_pool` lets the workers stop their tasks themselves on an interruption

@@ -240,7 +240,7 @@ def test_the_site_is_the_same_whatever_jobs(tmp_path: Path) -> None:
             [*run, "site", str(src), "-o", str(out), "--jobs", jobs], capture_output=True, text=True, env=env
         )
         assert r.returncode == 0, r.stderr
-        assert "1 session, 200 boards, 4 score cards" in r.stderr
+        assert "1 session, 400 boards (200 deals), 4 score cards" in r.stderr
         built[jobs] = _files(out)
     assert len(built["1"]) == 1 + 2 + 3 + 2 + 200 + 4  # marker, index pages, fonts, css and js, boards, cards
     assert built["1"] == built["2"]
@@ -332,7 +332,7 @@ def test_a_vugraph_team_match_is_scored_in_imps_as_handrec_score_does(tmp_path: 
     assert scored["method"] == "imp"
     code, err, out = _site(tmp_path, str(src))
     assert code == 0, err
-    assert "1 session, 4 boards, 2 score cards" in err
+    assert "1 session, 8 boards (4 deals), 2 score cards" in err
     session = (out / "s1" / "index.html").read_text(encoding="utf-8")
     assert "<caption>Ranking Teams" in session
     for b in scored["events"][0]["boards"]:

@@ -214,3 +214,30 @@ def test_a_task_is_stopped_once(monkeypatch: pytest.MonkeyPatch) -> None:
         assert run_stoppable(_stopped_then_signalled) == "went on"
     finally:
         signal.signal(signal.SIGUSR1, old)
+
+
+def test_a_stop_landing_in_a_finalizer_prints_nothing_and_can_land_again(monkeypatch, capsys) -> None:
+    """Ctrl-C during validate --jobs 2 printed 'Exception ignored in: <generator object
+    Input._items>' and a traceback of Stopped (issue #19.1): the stop signal landed in a
+    generator's finally, run by the garbage collector, where Python cannot raise it."""
+    import gc
+    import sys
+
+    from handrec.runs import pool
+
+    monkeypatch.setattr(sys, "unraisablehook", pool._unraisable)
+    monkeypatch.setattr(pool, "_running", True)
+    monkeypatch.setattr(pool, "_in_task", False)
+
+    def reading():
+        try:
+            yield 1
+        finally:
+            raise pool.Stopped  # as _on_stop raises it when SIGUSR1 arrives here
+
+    g = reading()
+    next(g)
+    del g
+    gc.collect()
+    assert capsys.readouterr().err == ""
+    assert pool._in_task is True  # the next signal stops the task
