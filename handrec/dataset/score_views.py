@@ -12,8 +12,11 @@ compared: its games are in neither view.
 
 The rules are those of :mod:`handrec.events` (sessions, travellers, pairs, teams) written in SQL;
 ``tests/corpus/test_sql_views_match_score.py`` checks the two give the same methods, ranks and
-totals on every corpus file with results.  What the SQL does not read: results given only as
-ScoreTable rows (they are in ``supplemental``), Law 12C2 artificial scores and Multiplicity.
+totals on every corpus file with results.  A board one of whose games carries a ScoreTable with
+a score or an artificial score takes its results from that table's rows (``supplemental``), as
+:func:`handrec.events.travellers.travellers` does: Law 12C2 artificial scores (``^60``) on 60 /
+50 / 40 % of the top (+3 / 0 / -3 IMPs), and a row's Multiplicity counted (such a row is not
+ranked).
 
 Sources: bridge-rules.md §8.2-§8.5; PBN 2.1 §3.4.12 (Scoring), §4.1.7 (Room).
 """
@@ -50,6 +53,12 @@ def _imps_sql(d: str) -> str:
     return f"CAST(sign({d}) AS INTEGER) * ({steps})"
 
 
+def _artificial_imps_sql(kind: str) -> str:
+    """The IMPs of an artificial score of ``kind`` (60, 50, 40 % of the top): +3 / 0 / -3 (Law 12C2,
+    :func:`handrec.events.pairs.artificial_imps`)."""
+    return f"(CASE {kind} WHEN 60 THEN 3 WHEN 40 THEN -3 WHEN 50 THEN 0 END)"
+
+
 #: The fields of the Scoring tag, upper case (:func:`handrec.rules.board.scoring_fields`).
 _FIELDS_SQL = (
     "list_filter(list_transform(string_split_regex(coalesce(scoring, ''), '[;,]'), lambda x: upper(trim(x))),"
@@ -67,6 +76,35 @@ def _clean_sql(col: str) -> str:
     return f"(CASE WHEN trim({col}) IN ('', '?', '-') THEN '' ELSE coalesce(trim({col}), '') END)"
 
 
+def _strip_sql(x: str) -> str:
+    """``x.strip()``: the text without the white space around it."""
+    return f"regexp_replace({x}, '^\\s+|\\s+$', '', 'g')"
+
+
+def _int_cell_sql(x: str) -> str:
+    """A table element as :func:`handrec.events.travellers._int_cell` reads it: an integer, else NULL."""
+    t = f"trim({_strip_sql(x)}, '\"')"
+    return f"(CASE WHEN regexp_full_match({t}, '[+-]?[0-9]+') THEN TRY_CAST({t} AS BIGINT) END)"
+
+
+def _kind_sql(x: str) -> str:
+    """The Law 12C2 kind of a ``^`` percentage as :func:`handrec.events.travellers._artificial_kind`
+    reads it, as its percentage of the top: 60 (55 or more), 40 (45 or less), else 50."""
+    t = f"{_strip_sql(f'ltrim({_strip_sql(x)}, {chr(39)}^{chr(39)})')}"
+    p = f"(CASE WHEN regexp_full_match({t}, '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)') THEN TRY_CAST({t} AS DOUBLE) END)"
+    return f"(CASE WHEN {p} >= 55 THEN 60 WHEN {p} <= 45 THEN 40 ELSE 50 END)"
+
+
+def _pair_cell_sql(pid: str, names: str) -> str:
+    """A table row's pair as :func:`handrec.events.travellers.table_entries` reads it: PairId_*
+    cleaned, else Names_* (``;``-separated names joined by `` - ``)."""
+    pid_clean = f"(CASE WHEN {_strip_sql(pid)} NOT IN ('', '?', '-') THEN {_strip_sql(pid)} END)"
+    n = _strip_sql(f"trim({names}, '\"')")
+    parts = f"list_filter(list_transform(string_split({n}, ';'), lambda y: {_strip_sql('y')}), lambda y: y <> '')"
+    names_clean = f"(CASE WHEN {n} NOT IN ('', '?', '-') THEN nullif(array_to_string({parts}, ' - '), '') END)"
+    return f"coalesce({pid_clean}, {names_clean})"
+
+
 #: One row per scored game with its board's comparison, as ``handrec score`` scores it (the
 #: session's ``method``).  A board is the same deal, dealer and vulnerability under the same
 #: session and board number (bridge-rules.md §8.3; Law 87: a copy with other cards, dealer or
@@ -79,7 +117,10 @@ def _clean_sql(col: str) -> str:
 #: exactly one); ``session`` is its name as :func:`handrec.events.sessions.group_sessions` gives
 #: it.  The method of a session is :func:`handrec.events.methods.method_for` over all its games
 #: (``rooms``, ``methods``).  Only scores ``handrec score`` ranks are compared (``score_status``
-#: clean or by_law, issue #18).  Matchpoints on both scales on the session's top (Neuberg's
+#: clean or by_law, issue #18); on a pairs board one of whose games carries a ScoreTable with a
+#: score or an artificial score, the first such table's rows instead (``st_*``, ``scored``:
+#: :func:`handrec.events.travellers.table_entries`, one row per table row, ``multiplicity``
+#: counted, artificial scores on 60 / 50 / 40 % of the top).  Matchpoints on both scales on the session's top (Neuberg's
 #: formula for a board played fewer times), computed once per distinct score of a board
 #: (``per_score``); Butler IMPs against the datum (the mean without one top and one bottom
 #: score, 3 results or more); cross-IMPs (every other result, divided by the comparisons, the
@@ -186,13 +227,85 @@ WITH fielded AS (
                  count(*) FILTER (WHERE list_contains(scoring_fields, 'CROSS1')) AS c1,
                  count(*) FILTER (WHERE list_contains(scoring_fields, 'CROSS2')) AS c2
           FROM keyed GROUP BY session)
+), games_scored AS (
+    SELECT k.*, m.method, m.cross_division FROM keyed k JOIN methods m USING (session)
+), st_cells AS (
+    -- the elements of the games' ScoreTables (supplemental), a column by its name in any case
+    SELECT t.board_id, t."row" AS table_row, lower({_strip_sql('t."column"')}) AS col, {_strip_sql("t.value")} AS v
+    FROM supplemental t WHERE t.table_name = 'ScoreTable' AND t.board_id IN (SELECT board_id FROM games_scored)
+), st_columns AS (
+    SELECT board_id, bool_or(col = 'percentage_ns') AS has_pct_ns, bool_or(col = 'percentage_ew') AS has_pct_ew
+    FROM st_cells GROUP BY board_id
+), st_pivot AS (
+    SELECT board_id, table_row,
+           coalesce(any_value(v) FILTER (WHERE col = 'contract'), '?') AS c_contract,
+           coalesce(any_value(v) FILTER (WHERE col = 'declarer'), '?') AS c_declarer,
+           any_value(v) FILTER (WHERE col = 'result') AS c_result,
+           any_value(v) FILTER (WHERE col = 'score_ns') AS c_score_ns,
+           any_value(v) FILTER (WHERE col = 'score_ew') AS c_score_ew,
+           any_value(v) FILTER (WHERE col = 'pairid_ns') AS c_pair_ns,
+           any_value(v) FILTER (WHERE col = 'pairid_ew') AS c_pair_ew,
+           any_value(v) FILTER (WHERE col = 'names_ns') AS c_names_ns,
+           any_value(v) FILTER (WHERE col = 'names_ew') AS c_names_ew,
+           any_value(v) FILTER (WHERE col = 'multiplicity') AS c_mult,
+           any_value(v) FILTER (WHERE col = 'percentage_ns') AS c_pct_ns,
+           any_value(v) FILTER (WHERE col = 'percentage_ew') AS c_pct_ew,
+           bool_or(starts_with(v, '^')) AS marked
+    FROM st_cells GROUP BY board_id, table_row
+), st_rows AS (
+    -- each row as handrec.events.travellers.table_entries reads it: the N-S score computed from
+    -- Contract / Declarer / Result and the game's vulnerability (Law 77), else Score_NS, else
+    -- minus Score_EW; pairs from PairId_*, else Names_*; Multiplicity 1 to 10,000, else 1
+    SELECT p.*, s.has_pct_ns, s.has_pct_ew, g.board_key,
+           {_int_cell_sql("p.c_result")} AS tricks,
+           coalesce(bridge_score(p.c_contract, p.c_declarer, coalesce(g.vulnerable, {_VULNERABLE_SQL.replace("board", "g.board")}),
+                                 {_int_cell_sql("p.c_result")}),
+                    {_int_cell_sql("p.c_score_ns")}, -{_int_cell_sql("p.c_score_ew")}) AS t_score,
+           {_pair_cell_sql("p.c_pair_ns", "p.c_names_ns")} AS t_pair_ns,
+           {_pair_cell_sql("p.c_pair_ew", "p.c_names_ew")} AS t_pair_ew,
+           coalesce(CASE WHEN {_int_cell_sql("p.c_mult")} BETWEEN 1 AND 10000 THEN {_int_cell_sql("p.c_mult")} END, 1)
+               AS t_multiplicity,
+           {_kind_sql("p.c_pct_ns")} AS kind_ns, {_kind_sql("p.c_pct_ew")} AS kind_ew
+    FROM st_pivot p JOIN st_columns s USING (board_id) JOIN games_scored g ON g.board_id = p.board_id
+    WHERE g.method <> 'imp'
+), st_entries AS (
+    -- a row with no score and a ^ element is a Law 12C2 artificial score: 60 / 50 / 40 % of the
+    -- top from Percentage_NS / Percentage_EW (the other side's mirrored when one is missing)
+    SELECT *,
+           CASE WHEN t_score IS NULL AND marked THEN
+               CASE WHEN NOT has_pct_ns AND has_pct_ew THEN 100 - kind_ew ELSE kind_ns END END AS t_artificial_ns,
+           CASE WHEN t_score IS NULL AND marked THEN
+               CASE WHEN NOT has_pct_ew THEN 100 - kind_ns ELSE kind_ew END END AS t_artificial_ew
+    FROM st_rows
+), st_first AS (
+    -- a board takes its traveller from the first of its games (in reading order) whose ScoreTable
+    -- has a score or an artificial score, its games' own results not added again (PBN 2.1 §5.3;
+    -- handrec.events.travellers.travellers); teams sessions compare the rooms' games
+    SELECT board_key, min(board_id) AS table_game FROM st_entries
+    WHERE t_score IS NOT NULL OR t_artificial_ns IS NOT NULL GROUP BY board_key
 ), scored AS (
-    SELECT k.*, m.method, m.cross_division FROM keyed k JOIN methods m USING (session) WHERE k.ranked
+    SELECT g.*, CAST(NULL AS INTEGER) AS table_row, 1 AS multiplicity,
+           CAST(NULL AS INTEGER) AS artificial_ns, CAST(NULL AS INTEGER) AS artificial_ew
+    FROM games_scored g WHERE g.ranked AND g.board_key NOT IN (SELECT board_key FROM st_first)
+    UNION ALL BY NAME
+    SELECT g.* REPLACE (
+               e.t_score AS score_ns, e.t_pair_ns AS pair_ns, e.t_pair_ew AS pair_ew,
+               CASE WHEN e.c_contract NOT IN ('', '?', '-') THEN e.c_contract END AS contract,
+               CASE WHEN e.c_declarer NOT IN ('', '?', '-') THEN e.c_declarer END AS declarer,
+               e.tricks AS result, CAST(NULL AS VARCHAR) AS room, CAST(NULL AS VARCHAR) AS room_key,
+               CAST(NULL AS VARCHAR) AS north, CAST(NULL AS VARCHAR) AS east,
+               CAST(NULL AS VARCHAR) AS south, CAST(NULL AS VARCHAR) AS west),
+           e.table_row, e.t_multiplicity AS multiplicity, e.t_artificial_ns AS artificial_ns,
+           e.t_artificial_ew AS artificial_ew
+    FROM st_first f JOIN games_scored g ON g.board_id = f.table_game
+    JOIN st_entries e ON e.board_id = f.table_game
+    WHERE e.t_score IS NOT NULL OR e.t_artificial_ns IS NOT NULL
 ), per_score AS (
-    SELECT board_key, any_value(session) AS event_key, score_ns, CAST(count(*) AS INTEGER) AS n
-    FROM scored GROUP BY board_key, score_ns
+    -- each distinct score of a board, with how many results had it (Multiplicity counted)
+    SELECT board_key, score_ns, CAST(sum(multiplicity) AS INTEGER) AS n
+    FROM scored WHERE score_ns IS NOT NULL GROUP BY board_key, score_ns
 ), compared AS (
-    SELECT board_key, event_key, score_ns, n - 1 AS tied_ns,
+    SELECT board_key, score_ns, n - 1 AS tied_ns,
         CAST(coalesce(sum(n) OVER (PARTITION BY board_key ORDER BY score_ns
                                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS INTEGER) AS beaten_ns,
         CAST(sum(n) OVER (PARTITION BY board_key) AS INTEGER) AS tables,
@@ -203,43 +316,68 @@ WITH fielded AS (
                    - min(score_ns) OVER (PARTITION BY board_key)) / (sum(n) OVER (PARTITION BY board_key) - 2)
         END AS datum
     FROM per_score
+), sizes AS (
+    -- per board: its results with a score (tables) and with the artificial ones (size); the
+    -- session's largest size is the top every board is scored on (Neuberg)
+    SELECT b.board_key, coalesce(c.tables, 0) AS tables, c.average_ns, c.datum,
+           max(b.size) OVER (PARTITION BY b.session) AS most
+    FROM (SELECT board_key, any_value(session) AS session, CAST(sum(multiplicity) AS INTEGER) AS size
+          FROM scored GROUP BY board_key) b
+    LEFT JOIN (SELECT DISTINCT board_key, tables, average_ns, datum FROM compared) c USING (board_key)
 ), crossed AS (
     -- cross-IMPs: the IMPs of a score against every score of its board (its own: 0)
     SELECT a.board_key, a.score_ns, sum(b.n * ({_imps_sql("(a.score_ns - b.score_ns)")})) AS cross_sum
     FROM per_score a JOIN per_score b USING (board_key) GROUP BY a.board_key, a.score_ns
-), tops AS (
-    SELECT *, max(tables) OVER (PARTITION BY event_key) AS most FROM compared
 ), scaled AS (
     -- Neuberg: (M + 1/2) * N / n - 1/2 on the 1/0.5 scale, (M + 1) * N / n - 1 on the 2/1 scale
-    SELECT *, (beaten_ns + tied_ns / 2.0 + 0.5) * most / tables - 0.5 AS mp_ns_top
-    FROM tops JOIN crossed USING (board_key, score_ns)
+    SELECT c.board_key, c.score_ns, x.cross_sum,
+           (c.beaten_ns + c.tied_ns / 2.0 + 0.5) * z.most / c.tables - 0.5 AS mp_ns_top
+    FROM compared c JOIN sizes z USING (board_key) JOIN crossed x USING (board_key, score_ns)
 ), imped AS (
-    SELECT s.*, x.tables, x.most, x.mp_ns_top, x.average_ns, x.datum,
+    -- an artificial score: 60 / 50 / 40 % of the top; +3 / 0 / -3 IMPs (Butler, 3 results or
+    -- more), the same a comparison for cross-IMPs (2 results or more), divided as the played ones
+    SELECT s.*, z.tables, z.most, z.average_ns, z.datum,
+           CASE WHEN s.score_ns IS NOT NULL THEN x.mp_ns_top ELSE s.artificial_ns / 100.0 * (z.most - 1) END
+               AS mp_ns_top,
+           CASE WHEN s.score_ns IS NOT NULL THEN z.most - 1 - x.mp_ns_top ELSE s.artificial_ew / 100.0 * (z.most - 1) END
+               AS mp_ew_top,
            CASE s.method
-               WHEN 'butler' THEN CASE WHEN x.datum IS NOT NULL THEN {_imps_sql("(s.score_ns - x.datum)")} END
-               WHEN 'cross-imp' THEN CASE WHEN x.tables >= 2 THEN x.cross_sum / CASE s.cross_division
-                   WHEN 'sum' THEN 1 WHEN 'scores' THEN x.tables ELSE x.tables - 1 END END
+               WHEN 'butler' THEN CASE WHEN z.datum IS NOT NULL THEN coalesce({_imps_sql("(s.score_ns - z.datum)")},
+                                                                               {_artificial_imps_sql("s.artificial_ns")}) END
+               WHEN 'cross-imp' THEN CASE WHEN z.tables >= 2 THEN coalesce(x.cross_sum,
+                   {_artificial_imps_sql("s.artificial_ns")} * (z.tables - 1)) / CASE s.cross_division
+                   WHEN 'sum' THEN 1 WHEN 'scores' THEN z.tables ELSE z.tables - 1 END END
                WHEN 'imp' THEN CASE WHEN r.n_open = 1 AND r.n_closed = 1 AND r.both_ranked THEN
                    CASE s.room_key WHEN 'Open' THEN {_imps_sql("(r.open_ns - r.closed_ns)")}
                                    ELSE {_imps_sql("(r.closed_ns - r.open_ns)")} END END
-           END AS imp_ns
-    FROM scored s JOIN scaled x USING (board_key, score_ns)
+           END AS imp_ns,
+           CASE WHEN s.score_ns IS NULL THEN CASE s.method
+               WHEN 'butler' THEN CASE WHEN z.datum IS NOT NULL THEN {_artificial_imps_sql("s.artificial_ew")} END
+               WHEN 'cross-imp' THEN CASE WHEN z.tables >= 2 THEN {_artificial_imps_sql("s.artificial_ew")}
+                   * (z.tables - 1) / CASE s.cross_division
+                   WHEN 'sum' THEN 1 WHEN 'scores' THEN z.tables ELSE z.tables - 1 END END
+           END END AS artificial_imp_ew
+    FROM scored s JOIN sizes z USING (board_key)
+    LEFT JOIN scaled x ON x.board_key = s.board_key AND x.score_ns = s.score_ns
     LEFT JOIN rooms r ON r.session = s.session AND r.match_key = s.match_key AND r.board_key = s.board_key
                      AND s.room_key IS NOT NULL
 )
 SELECT board_id, source_file, event, event_name, board, board_key, room, north, east, south, west,
        contract, declarer, result, score_ns, tables, most - 1 AS top,
        round(mp_ns_top, 6) AS mp_ns,
-       round(most - 1 - mp_ns_top, 6) AS mp_ew,
+       round(mp_ew_top, 6) AS mp_ew,
        round(2 * mp_ns_top, 6) AS mp2_ns,
-       round(2 * (most - 1 - mp_ns_top), 6) AS mp2_ew,
+       round(2 * mp_ew_top, 6) AS mp2_ew,
        CASE WHEN most > 1 THEN 100.0 * mp_ns_top / (most - 1) END AS pct_ns,
-       CASE WHEN most > 1 THEN 100.0 - 100.0 * mp_ns_top / (most - 1) END AS pct_ew,
+       CASE WHEN most > 1 THEN CASE WHEN score_ns IS NOT NULL THEN 100.0 - 100.0 * mp_ns_top / (most - 1)
+                                    ELSE 100.0 * mp_ew_top / (most - 1) END END AS pct_ew,
        {_imps_sql("(score_ns - average_ns)")} AS imps_vs_avg_ns,
        session_date, session, method,
-       round(imp_ns, 6) AS imp_ns, round(-imp_ns, 6) AS imp_ew,
+       round(imp_ns, 6) AS imp_ns, round(CASE WHEN score_ns IS NOT NULL THEN -imp_ns ELSE artificial_imp_ew END, 6)
+           AS imp_ew,
        CASE WHEN method = 'butler' THEN datum END AS datum,
-       pair_ns, pair_ew, match_key, room_key, home_team, visit_team
+       pair_ns, pair_ew, match_key, room_key, home_team, visit_team,
+       table_row, multiplicity, artificial_ns, artificial_ew
 FROM imped
 """
 
@@ -247,7 +385,7 @@ _FROM_BOARDS = "As in boards."
 
 #: The columns of the ``travellers`` view, each with its one-line description (``handrec schema``, docs/sql.md).
 TRAVELLERS_COLUMNS: dict[str, str] = {
-    "board_id": "The game (boards.board_id).",
+    "board_id": "The game (boards.board_id); for a ScoreTable row, the game that carries the table.",
     "source_file": _FROM_BOARDS,
     "event": "The Event tag (boards.event).",
     "event_name": "The event compared: the Event tag, else '<source_file> (no Event tag)'.",
@@ -261,11 +399,12 @@ TRAVELLERS_COLUMNS: dict[str, str] = {
     "contract": _FROM_BOARDS,
     "declarer": _FROM_BOARDS,
     "result": _FROM_BOARDS,
-    "score_ns": "North-South's score computed by handrec (boards.score_ns).",
-    "tables": "How many times the board was played (its scored results).",
-    "top": "The session's top on the 1/0.5 scale: the most-played board's results - 1.",
+    "score_ns": "North-South's score computed by handrec (boards.score_ns, or the ScoreTable row's); null for an"
+    " artificial score.",
+    "tables": "How many times the board was played (its results with a score, Multiplicity counted).",
+    "top": "The session's top on the 1/0.5 scale: the most-played board's results (artificial ones too) - 1.",
     "mp_ns": "North-South's matchpoints, 1 a result beaten and 0.5 a tie, on the top (Neuberg when played fewer times).",
-    "mp_ew": "East-West's matchpoints on the same scale: top - mp_ns.",
+    "mp_ew": "East-West's matchpoints on the same scale: top - mp_ns (an artificial score: its own percentage).",
     "mp2_ns": "North-South's matchpoints on the 2/1 scale (2 * mp_ns).",
     "mp2_ew": "East-West's matchpoints on the 2/1 scale.",
     "pct_ns": "North-South's percentage: 100 * mp_ns / top; null when top is 0.",
@@ -275,7 +414,7 @@ TRAVELLERS_COLUMNS: dict[str, str] = {
     "session": "The session's name as handrec score gives it: the event, with its date when it has several.",
     "method": "How handrec score scores the session: mp, mp2, butler, cross-imp or imp (teams), from its tags.",
     "imp_ns": "North-South's IMPs by the session's method: Butler, cross-IMPs or teams; null for matchpoints.",
-    "imp_ew": "East-West's IMPs: -imp_ns.",
+    "imp_ew": "East-West's IMPs: -imp_ns (an artificial score: its own, +3 / 0 / -3 a comparison).",
     "datum": "The board's Butler datum (the mean without one top and one bottom score); null otherwise.",
     "pair_ns": "North-South's pair as handrec score names it (boards.pair_ns).",
     "pair_ew": "East-West's pair (boards.pair_ew).",
@@ -283,6 +422,10 @@ TRAVELLERS_COLUMNS: dict[str, str] = {
     "room_key": "The room as handrec score reads it: Open (Open, O) or Closed (Closed, C), any case; else null.",
     "home_team": _FROM_BOARDS,
     "visit_team": _FROM_BOARDS,
+    "table_row": "The row of the board's ScoreTable (supplemental.row) the result comes from; null for a game.",
+    "multiplicity": "How many tables had the result (a ScoreTable's Multiplicity; 1 for a game); above 1: not ranked.",
+    "artificial_ns": "A Law 12C2 artificial score's percentage of the top for North-South (60, 50, 40); else null.",
+    "artificial_ew": "The artificial score's percentage for East-West; else null.",
 }
 
 #: The ranking of each session, as ``handrec score`` ranks it (its ``method``, from ``travellers``).
@@ -296,7 +439,7 @@ TRAVELLERS_COLUMNS: dict[str, str] = {
 RANKINGS_SQL = f"""
 CREATE VIEW rankings AS
 WITH per_pair AS (
-    -- every scored game of a pairs session, a N-S and an E-W row (pair NULL: a name unknown)
+    -- every scored result of a pairs session, a N-S and an E-W row (pair NULL: a name unknown)
     SELECT session AS event, event_name, session_date, method, d.direction, board_key,
            CASE WHEN d.direction = 'NS' THEN pair_ns ELSE pair_ew END AS pair,
            CASE WHEN method = 'mp' THEN CASE WHEN d.direction = 'NS' THEN mp_ns ELSE mp_ew END
@@ -304,7 +447,9 @@ WITH per_pair AS (
                 ELSE CASE WHEN d.direction = 'NS' THEN imp_ns ELSE imp_ew END END AS value,
            CASE method WHEN 'mp' THEN top WHEN 'mp2' THEN 2 * top END AS top
     FROM travellers CROSS JOIN (VALUES ('NS'), ('EW')) AS d(direction)
-    WHERE method IN ('mp', 'mp2') OR (method IN ('butler', 'cross-imp') AND imp_ns IS NOT NULL)
+    -- a ScoreTable row with a Multiplicity above 1 is scored but not ranked (several tables)
+    WHERE (method IN ('mp', 'mp2') OR (method IN ('butler', 'cross-imp') AND imp_ns IS NOT NULL))
+          AND multiplicity = 1
 ), counted AS (
     -- a side with its pair unknown is not ranked (the other side still is)
     SELECT * FROM per_pair WHERE pair IS NOT NULL

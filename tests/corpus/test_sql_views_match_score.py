@@ -6,7 +6,8 @@ For each file: ``handrec score FILE --format json`` (the command line), and the 
 (:func:`handrec.runs.convert.convert`, what ``handrec convert`` runs) then queried.  Each event of
 ``score`` is a session of the views (``rankings.event``); its method, and each ranking row's
 direction, pair, rank, boards and total (matchpoints, IMPs or a team's net IMPs, as ``score``
-prints them: 2 decimals) must be the same.
+prints them: 2 decimals) must be the same; a board given as a ScoreTable (USEBIO's adjusted
+boards, with Law 12C2 artificial scores) is read from its rows in ``supplemental`` by both.
 """
 
 from __future__ import annotations
@@ -27,14 +28,6 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 SAMPLES = sorted((ROOT / "sample_data").iterdir())
 CORPUS_FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file() and p.suffix != ".md") if CORPUS.is_dir() else []
 _MISSING = Path("<corpus missing>")
-#: Files whose rankings ``handrec score`` takes partly from ScoreTable rows with Law 12C2
-#: artificial adjusted scores (``^5``: an average): the views compare the games of ``boards``
-#: only, so a pair with an adjusted board has one board fewer there (a known gap, issue #19.4).
-ARTIFICIAL = {
-    "cobalt_mp_pairs_howell.xml",
-    "cobalt_mp_pairs_mitchell_adjusted_02.xml",
-    "scorer2usebio_multi-section-multi-movement-pairs.xml",
-}
 
 
 def _score(path: Path) -> list[dict]:
@@ -85,14 +78,7 @@ def _views(path: Path, tmp: Path) -> dict[str, tuple[str, list[tuple]]]:
     return {e: (m, sorted(rs, key=repr)) for e, (m, rs) in out.items()}
 
 
-def _param(p: Path) -> object:
-    if p.name in ARTIFICIAL:
-        why = "artificial adjusted scores given only in ScoreTable rows: not read by the views"
-        return pytest.param(p, marks=pytest.mark.xfail(reason=why, strict=True, raises=AssertionError))
-    return p
-
-
-@pytest.mark.parametrize("path", [_param(p) for p in [*SAMPLES, *(CORPUS_FILES or [_MISSING])]], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [*SAMPLES, *(CORPUS_FILES or [_MISSING])], ids=lambda p: p.name)
 def test_rankings_view_ranks_as_score_does(path: Path, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     if path is _MISSING:
         request.getfixturevalue("corpus_dir")  # skipped locally, fails under CI=true

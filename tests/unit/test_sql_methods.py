@@ -160,3 +160,111 @@ def test_as_handrec_score_ranks(events: tuple[Path, Path]) -> None:
     _, rows = run(ds, "SELECT event, direction, pair, method, rank, boards, round(coalesce(mp, imps), 2) FROM rankings")
     assert {(e, d, p): (m, r, b, float(t)) for e, d, p, m, r, b, t in rows} == expected
     assert len(expected) == 4 * 6 + 2
+
+
+#: Board 1's traveller as a ScoreTable (PBN 2.1 §5.3): +420, -50, +430, an artificial 60 / 40
+#: (Law 12C2) and +420 at 2 tables (Multiplicity 2: scored, not ranked).
+_TABLE = (
+    '[ScoreTable "Names_NS;Names_EW;Contract;Declarer;Result;Multiplicity;Percentage_NS;Percentage_EW"]\n'
+    '"A;B" "G;H" 4H N 10 1 - -\n'
+    '"C;D" "I;J" 4H N 9 1 - -\n'
+    '"E;F" "K;L" 3NT N 10 1 - -\n'
+    '"M;N" "O;P" - - - 1 ^60 ^40\n'
+    '"Q;R" "S;T" 4H N 10 2 - -\n'
+)
+
+
+def _table_event(event: str, scoring: str) -> str:
+    """Board 1 given as a ScoreTable on its one game; board 2 as three games (-110, -140, -140)."""
+    out = [_game(event, scoring, 1, "A-B", "G-H", "4H", "N", 10).rstrip("\n") + "\n" + _TABLE + "\n"]
+    for (contract, declarer, result), ns, ew in zip(_RESULTS[2], ("A-B", "C-D", "E-F"), ("G-H", "I-J", "K-L")):
+        out.append(_game(event, scoring, 2, ns, ew, contract, declarer, result))
+    return "".join(out)
+
+
+@pytest.fixture(scope="module")
+def table_events(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    d = tmp_path_factory.mktemp("table")
+    f = d / "table.pbn"
+    f.write_text(
+        _table_event("Table MP", "MP")
+        + _table_event("Table Butler", "IMP")
+        + _table_event("Table Cross1", "IMP;Cross1"),
+        encoding="utf-8",
+    )
+    convert([str(f)], d / "ds")
+    return f, d / "ds"
+
+
+def test_score_table_rows_artificial_scores_and_multiplicity(table_events: tuple[Path, Path]) -> None:
+    """Issue #19.4: a board given as a ScoreTable is scored from its rows, as ``handrec score``
+    does (handrec.events.travellers): the artificial score on 60 / 40 % of the top, a row of
+    Multiplicity 2 counted twice, and every board on the session's top of 6 results (Neuberg)."""
+    _, ds = table_events
+    assert run(
+        ds,
+        "SELECT table_row, multiplicity, pair_ns, score_ns, artificial_ns, artificial_ew, tables, top, mp_ns, mp_ew"
+        " FROM travellers WHERE session = 'Table MP' AND board = 1 ORDER BY table_row",
+    )[1] == [
+        (0, 1, "A - B", 420, None, None, 5, 5, 2.5, 2.5),  # (2 + 1/2) * 6 / 5 - 1/2
+        (1, 1, "C - D", -50, None, None, 5, 5, 0.1, 4.9),
+        (2, 1, "E - F", 430, None, None, 5, 5, 4.9, 0.1),
+        (3, 1, "M - N", None, 60, 40, 5, 5, 3.0, 2.0),
+        (4, 2, "Q - R", 420, None, None, 5, 5, 2.5, 2.5),
+    ]
+    q = "SELECT direction, pair, boards, {} FROM rankings WHERE event = '{}' ORDER BY direction DESC, rank, pair"
+    # board 2 on the top of 6 (Neuberg from 3): -110 4.5, -140 1.5; Q - R (2 tables) not ranked
+    assert run(ds, q.format("mp, top, pct, rank", "Table MP"))[1] == [
+        ("NS", "A - B", 2, 7.0, 10, 70.0, 1),
+        ("NS", "E - F", 2, 6.4, 10, 64.0, 2),
+        ("NS", "M - N", 1, 3.0, 5, 60.0, 3),
+        ("NS", "C - D", 2, 1.6, 10, 16.0, 4),
+        ("EW", "I - J", 2, 8.4, 10, 84.0, 1),
+        ("EW", "O - P", 1, 2.0, 5, 40.0, 2),
+        ("EW", "K - L", 2, 3.6, 10, 36.0, 3),
+        ("EW", "G - H", 2, 3.0, 10, 30.0, 4),
+    ]
+    # Butler: board 1 datum 420 (of 5 scores), the artificial score +3 / -3; board 2 datum -140
+    assert run(ds, q.format("imps, rank", "Table Butler"))[1][:4] == [
+        ("NS", "M - N", 1, 3.0, 1),
+        ("NS", "A - B", 2, 1.0, 2),
+        ("NS", "E - F", 2, 0.0, 3),
+        ("NS", "C - D", 2, -10.0, 4),
+    ]
+    # cross-IMPs by the results (Cross1): board 1 / 5, the artificial +3 a comparison: 3 * 4 / 5
+    assert run(ds, q.format("round(imps, 4), rank", "Table Cross1"))[1][:4] == [
+        ("NS", "A - B", 2, 2.6667, 1),
+        ("NS", "M - N", 1, 2.4, 2),
+        ("NS", "E - F", 2, 1.6667, 3),
+        ("NS", "C - D", 2, -8.3333, 4),
+    ]
+    _, rows = run(
+        ds,
+        "SELECT artificial_ns, imp_ns, imp_ew FROM travellers WHERE session = 'Table Cross1' AND board = 1"
+        " AND artificial_ns IS NOT NULL",
+    )
+    assert rows == [(60, 2.4, -2.4)]
+
+
+def test_score_table_as_handrec_score_ranks(table_events: tuple[Path, Path]) -> None:
+    f, ds = table_events
+    p = subprocess.run(
+        [sys.executable, "-m", "handrec.cli", "score", str(f), "--format", "json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    expected = {}
+    for e in json.loads(p.stdout)["events"]:
+        for r in e["rankings"]:
+            for row in r["rows"]:
+                total = row["mp"] if "mp" in row else row["total"]
+                expected[e["event"], r["ranking"], row["name"]] = (
+                    int(row["rank"].rstrip("=")),
+                    row["boards"],
+                    round(float(total), 2),
+                )
+    _, rows = run(ds, "SELECT event, direction, pair, rank, boards, round(coalesce(mp, imps), 2) FROM rankings")
+    assert {(e, d, p): (r, b, float(t)) for e, d, p, r, b, t in rows} == expected
+    assert len(expected) == 3 * 8
