@@ -289,12 +289,41 @@ class SchedulerError(RuntimeError):
     """The Dask scheduler given to :func:`convert` cannot be reached (nothing was written)."""
 
 
-def _close_client(client: Any) -> None:
-    """Close a client of :func:`_dask_client`, and its local cluster if it started one."""
-    client.close()
+def _close_client(client: Any, interrupted: bool = False) -> None:
+    """Close a client of :func:`_dask_client`, and its local cluster if it started one.
+
+    ``interrupted`` (Ctrl-C, or a fault on its way): a local cluster's worker processes are
+    killed at once rather than shut down politely (which takes seconds and prints their log
+    lines); the process is ending, and nothing of theirs is wanted.
+    """
     cluster = getattr(client, "_handrec_cluster", None)
+    if interrupted and cluster is not None:
+        _kill_children()
+        return
+    client.close()
     if cluster is not None:
         cluster.close()
+
+
+def _kill_children() -> None:
+    """SIGKILL to this process's children (read from ``/proc``; nothing where there is none)."""
+    import signal
+
+    me = os.getpid()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            if ppid == me:
+                os.kill(int(name), signal.SIGKILL)
+        except (OSError, ValueError, IndexError):
+            continue
 
 
 def _dask_client(jobs: int, scheduler: str | None) -> Any:
@@ -318,8 +347,26 @@ def _dask_client(jobs: int, scheduler: str | None) -> Any:
             return Client(scheduler)
         except (OSError, ValueError) as e:  # timed out, refused, or not an address
             raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from e
-    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
-    client = Client(cluster)
+    import logging
+    import signal
+
+    # Ctrl-C goes to the whole process group: the workers start with SIGINT blocked (the mask is
+    # inherited by the threads and processes started now, across exec too), so only this
+    # process takes it; a Ctrl-C pressed meanwhile is delivered here once the mask is restored.
+    blocked = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocked else None
+    try:
+        cluster = LocalCluster(
+            n_workers=jobs,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        client = Client(cluster)
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
     client._handrec_cluster = cluster  # closed with the client
     return client
 
@@ -752,7 +799,7 @@ def _convert(
         finished = True
     finally:
         if client is not None:
-            _close_client(client)
+            _close_client(client, interrupted=not finished)
         elif executor is not None:
             if summary.stopped:  # the tasks running are not wanted: interrupted (their parts never complete)
                 stop_pool(executor)

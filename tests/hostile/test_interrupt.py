@@ -316,3 +316,18 @@ def test_double_dummy_solving_stops(inputs: dict[str, Path], tmp_path: Path, com
     run.wait_for("solving", _solving(run))
     _stopped(run, RESUME_NOTE if command == "convert" else DD_NOTE)
     assert not (tmp_path / "b.html").exists()
+
+
+def test_convert_on_the_dask_engine_stops_at_once(inputs: dict[str, Path], tmp_path: Path) -> None:
+    """The local Dask cluster's workers are killed, not shut down politely (which took about
+    4 s and printed the workers' log lines): one line, status 130, nothing left."""
+    pytest.importorskip("distributed", reason="the Dask engine needs handrec[dask]")
+    out = tmp_path / "out"
+    run = Run(["convert", str(inputs["folder"]), "-o", str(out), "--engine", "dask", "--jobs", "2"], tmp_path)
+
+    def reading() -> bool:  # the cluster up (its workers past their imports) and the work folder made
+        workers = _children(run.pid)
+        return (out / WORK_DIR).is_dir() and len(workers) >= 2 and sum(_cpu(w) for w in workers) >= 3.0
+
+    run.wait_for("the cluster's workers at work", reading, timeout=120)
+    _stopped(run, RESUME_NOTE)
