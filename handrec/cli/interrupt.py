@@ -18,6 +18,8 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 
+from handrec.runs.children import kill_children
+
 __all__ = ["NOTE", "RESUME_NOTE", "say", "run", "guard"]
 
 #: What an interrupted command says.
@@ -54,31 +56,6 @@ def say(line: str | None = None) -> int:
     return 130
 
 
-def _kill_children() -> None:
-    """SIGKILL the worker processes this process started (multiprocessing's, and any other
-    child listed in /proc), without waiting for them."""
-    me = os.getpid()
-    pids: set[int] = set()
-    try:
-        import multiprocessing
-
-        pids.update(p.pid for p in multiprocessing.active_children() if p.pid)
-    except Exception:  # noqa: BLE001 - a half torn-down module: /proc still tells
-        pass
-    with contextlib.suppress(OSError):
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                        if int(f.read().rsplit(")", 1)[1].split()[1]) == me:
-                            pids.add(int(entry))
-                except (OSError, ValueError, IndexError):
-                    continue
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-
-
 def _end() -> None:
     """End an interrupted run: the line (once), any child left killed, exit status 130.
 
@@ -90,7 +67,7 @@ def _end() -> None:
     """
     if not _said:
         say()
-    _kill_children()
+    kill_children()
     os._exit(130)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from handrec.dd.table import DD_SEATS, DD_STRAINS
-from handrec.formats.pbn.tags import TagValueError, typed_tag
+from handrec.formats.pbn.tags import typed_value
 from handrec.model import Contract, Side
 
 __all__ = ["contract_facts", "file_figures", "FACT_COLUMNS", "FIGURE_COLUMNS"]
@@ -69,13 +69,7 @@ def contract_facts(contract: Contract | None, result: int | None) -> dict[str, A
 
 
 def _typed(tags: dict[str, str], name: str) -> Any:
-    v = tags.get(name)
-    if v is None:
-        return None
-    try:
-        return typed_tag(name, v)
-    except TagValueError:
-        return None
+    return typed_value(name, tags.get(name))
 
 
 def _sides(parts: Any, declarer: str | None) -> tuple[Any, Any]:

@@ -29,6 +29,21 @@ _GAME = Span(1, 1)
 _FULL_DEAL_TEXT = 2 + 4 * 16 + 3
 
 
+def _full_board(r: GameRecord) -> bool:
+    """A full deal with its board: what S613-S615 compare (:func:`_boards_twice`; fragments are left alone)."""
+    deal = r.deal
+    return deal is not None and len(deal) == _FULL_DEAL_TEXT and bool(r.board)
+
+
+def used_by_pair_checks(r: GameRecord) -> bool:
+    """Whether the checks of an input without claimed figures (:func:`handrec.events.checks.check_pairs`)
+    can use the game at all: a full deal with its board (S613-S615, :func:`_boards_twice`),
+    else players or a score in a traveller (S612, :func:`_pairs_twice`, which counts scored
+    results).  The other games may be left out without changing a diagnostic
+    (:mod:`handrec.events.spill` reads only these back from disk)."""
+    return _full_board(r) or ((r.ns is not None or r.ew is not None or r.score_ns is not None) and r.key is not None)
+
+
 def _boards_twice(recs: Iterable[GameRecord]) -> list[Diagnostic]:
     """S613 and S615 (Law 87) and S614 in one pass over the records: a dict entry per board,
     no traveller.
@@ -62,10 +77,10 @@ def _boards_twice(recs: Iterable[GameRecord]) -> list[Diagnostic]:
     listed: dict[tuple[object, ...], GameRecord] = {}  # the first unplayed listing of each board and deal
     out: list[Diagnostic] = []
     for r in recs:
+        if not _full_board(r):
+            continue
         deal = r.deal
         board = r.board
-        if deal is None or len(deal) != _FULL_DEAL_TEXT or not board:
-            continue
         if (
             r.ns is None
             and r.ew is None

@@ -31,7 +31,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from handrec.events.checks_boards import _FULL_DEAL_TEXT
+from handrec.events.checks_boards import used_by_pair_checks
 from handrec.events.games import GameRecord
 from handrec.events.sessions import _event_name
 
@@ -77,13 +77,10 @@ class RecordSpill:
         g = self._group.get(key)
         if g is None:
             g = self._group[key] = len(self._group)
-        deal = r.deal
-        # whether the checks of an input without claims (check_pairs) can use the record: a full
-        # deal with its board (S613-S615), else players or a score in a traveller (S612)
-        pairs = (deal is not None and len(deal) == _FULL_DEAL_TEXT and bool(r.board)) or (
-            (r.ns is not None or r.ew is not None or r.score_ns is not None) and r.key is not None
+        pairs = used_by_pair_checks(r)
+        self._rows.append(
+            (g, self.count, name, r.date, r.board, r.deal, pairs, pickle.dumps(r, pickle.HIGHEST_PROTOCOL))
         )
-        self._rows.append((g, self.count, name, r.date, r.board, deal, pairs, pickle.dumps(r, pickle.HIGHEST_PROTOCOL)))
         self.count += 1
         if len(self._rows) >= _BATCH:
             self._flush()
@@ -111,7 +108,7 @@ class RecordSpill:
     def groups(self, pairs_only: bool = False) -> Iterator[list[GameRecord]]:
         """The records of each group, groups in order of first appearance, each in input order;
         with ``pairs_only``, only the records that the checks of an input without claimed
-        figures can use (:func:`handrec.events.checks.check_pairs`: a full deal, players or a score)."""
+        figures can use (:func:`handrec.events.checks_boards.used_by_pair_checks`)."""
         self._flush()
         self._db.execute("create index if not exists r_grp on r (grp, seq)")
         where = " where pairs" if pairs_only else ""

@@ -298,32 +298,13 @@ def _close_client(client: Any, interrupted: bool = False) -> None:
     """
     cluster = getattr(client, "_handrec_cluster", None)
     if interrupted and cluster is not None:
-        _kill_children()
+        from handrec.runs.children import kill_children
+
+        kill_children()
         return
     client.close()
     if cluster is not None:
         cluster.close()
-
-
-def _kill_children() -> None:
-    """SIGKILL to this process's children (read from ``/proc``; nothing where there is none)."""
-    import signal
-
-    me = os.getpid()
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return
-    for name in entries:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
-            if ppid == me:
-                os.kill(int(name), signal.SIGKILL)
-        except (OSError, ValueError, IndexError):
-            continue
 
 
 def _dask_client(jobs: int, scheduler: str | None) -> Any:

@@ -41,6 +41,7 @@ __all__ = [
     "TagValueError",
     "typed_tag",
     "tag_value",
+    "typed_value",
     "parse_columns",
     "rubber_vulnerability",
 ]
@@ -545,11 +546,15 @@ def typed_tag(name: str, value: str) -> Any:
 def tag_value(board: Board, name: str) -> Any:
     """The typed value of the board's first tag called ``name`` (see :func:`typed_tag`),
     ``None`` when the tag is missing or its value is not in PBN form."""
-    v = board.tag(name)
-    if v is None:
+    return typed_value(name, board.tag(name))
+
+
+def typed_value(name: str, value: str | None) -> Any:
+    """:func:`typed_tag` of a tag's ``value``, ``None`` when there is no value or it is not in PBN form."""
+    if value is None:
         return None
     try:
-        return typed_tag(name, v)
+        return typed_tag(name, value)
     except TagValueError:
         return None
 
