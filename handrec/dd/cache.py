@@ -35,6 +35,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +68,26 @@ CREATE TABLE IF NOT EXISTS leads (
     PRIMARY KEY (deal, strain, declarer)
 ) WITHOUT ROWID;
 """
+
+
+def _wal(con: sqlite3.Connection) -> None:
+    """Put the database in WAL mode, waiting for other processes doing the same.
+
+    SQLite does not call the busy handler when two connections switch a new file's
+    journal mode at once: one gets "database is locked" at once.  Retry for up to
+    :data:`BUSY_SECONDS`, as a writer would wait.
+    """
+    deadline = time.monotonic() + BUSY_SECONDS
+    delay = 0.005
+    while True:
+        try:
+            con.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
 
 
 def default_cache_dir() -> Path | None:
@@ -116,10 +137,21 @@ class DDCache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             con = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
-            con.execute("PRAGMA journal_mode=WAL")
+            _wal(con)
             con.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts, commits stay atomic
-            con.executescript(_SCHEMA)
-            con.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (_FORMAT,))
+            # The schema under the write lock: a deferred read-then-write can fail at once
+            # (SQLITE_BUSY_SNAPSHOT) when another process created the tables in between.
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        con.execute(statement)
+                con.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (_FORMAT,))
+                con.execute("COMMIT")
+            except BaseException:
+                if con.in_transaction:
+                    con.execute("ROLLBACK")
+                raise
         except (OSError, sqlite3.Error) as e:
             self._fail("opened", e)
             return None

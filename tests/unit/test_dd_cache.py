@@ -79,6 +79,39 @@ def test_two_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     assert [got[k][Seat.NORTH, Strain.SPADES] for k in keys] == [i % 14 for i in range(20)]
 
 
+OPENER = r"""
+import sys, time
+from handrec.dd.cache import DDCache
+root, start, n = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+broken = 0
+for k in range(n):
+    while time.time() < start + 0.1 * k:  # every process opens folder k at the same instant
+        pass
+    cache = DDCache(f"{root}/c{k}")
+    cache.stats()
+    broken += cache._broken
+print(broken)
+"""
+
+
+def test_processes_creating_the_cache_at_once_all_keep_it(tmp_path: Path) -> None:
+    """Six processes open 20 new caches, each at the same instant: none goes on without it.
+
+    Found in CI: two processes switching a new file to WAL at once, one got "database is
+    locked" at once (SQLite does not wait there) and ran uncached, its tables lost.
+    """
+    start = time.time() + 1.5
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", OPENER, str(tmp_path), str(start), "20"], stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(6)
+    ]
+    outs = [p.communicate(timeout=120)[0].split() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert [o[-1] for o in outs] == ["0"] * 6
+
+
 def test_kill_9_loses_at_most_the_batch_in_flight(tmp_path: Path) -> None:
     """SIGKILL a writer at three moments: each time the file is intact and holds whole batches only."""
     total = 0
