@@ -130,13 +130,28 @@ def _limits(member: str, archive: str, file: str, line: str, board: str, read_ti
     )
 
 
-def _files_summary(statuses: dict[str, int], note: str = "") -> str:
+def _files_summary(statuses: dict[str, int], note: str = "", actions: list[str] | None = None) -> str:
     """``N files``: every input and every path or member not read (the rows of convert's ``files``
     table), then, unless all are ``ok``, how many have each status there: ``4 files (2 ok, 1
-    unreadable, 1 skipped)``.  ``note`` goes after them (``5 files (5 ok; 2 resumed)``)."""
+    unreadable, 1 skipped)``.  ``note`` goes after them (``5 files (5 ok; 2 resumed)``).
+
+    ``actions``: with ``convert --append``, what was done with each input (``kept``, ``skipped
+    (unchanged)``, ``replaced``, ``added``: :class:`handrec.runs.convert_append.Action`); they are
+    counted instead of ``ok`` and ``unchanged`` (a kept input is not "ok" of this run), in that order,
+    then the other statuses: ``3 files (2 kept, 1 added; 1 unreadable)``.
+    """
     from handrec.inputs.status import STATUSES
 
     total = sum(statuses.values())
+    if actions is not None:
+        from handrec.runs.convert_append import ACTIONS
+
+        done = [f"{actions.count(a)} {a}" for a in ACTIONS if a in actions]
+        bad = [
+            f"{statuses[s]} {s.replace('_', ' ')}" for s in STATUSES if s not in ("ok", "unchanged") and statuses.get(s)
+        ]
+        rest = "; ".join(p for p in (", ".join(bad), note) if p)
+        return f"{total} files ({', '.join(done)}{'; ' + rest if rest else ''})"
     parts = [f"{statuses[s]} {s.replace('_', ' ')}" for s in STATUSES if statuses.get(s)]
     if not note and all(s == "ok" for s, n in statuses.items() if n):
         return f"{total} files"

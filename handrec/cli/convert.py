@@ -206,7 +206,11 @@ def convert(
     if not quiet:
         for a in summary.actions:
             typer.echo(f"{_printable(a.path)}: {a.action}", err=True)
-        files = _files_summary(summary.statuses, f"{summary.resumed} resumed" if summary.resumed else "")
+        files = _files_summary(
+            summary.statuses,
+            f"{summary.resumed} resumed" if summary.resumed else "",
+            [a.action for a in summary.actions] if append and summary.actions else None,
+        )
         typer.echo(
             f"{files}, {summary.boards} boards, {summary.errors} errors, {summary.warnings} warnings"
             + (f" -> {_printable(str(output))}" if summary.written else ""),

@@ -34,10 +34,12 @@ from dataclasses import dataclass
 from handrec.dataset.store import InputRows, OldDataset
 from handrec.inputs.entries import STDIN
 
-__all__ = ["EXISTING", "WouldDrop", "Action", "check_paths", "check_inputs", "combine"]
+__all__ = ["EXISTING", "ACTIONS", "WouldDrop", "Action", "check_paths", "check_inputs", "combine"]
 
 #: The values of ``existing``: what becomes of the inputs a dataset holds that are not given again.
 EXISTING = ("refuse", "replace", "append")
+#: What ``convert --append`` does with an input (:class:`Action`), in the order summaries count them.
+ACTIONS = ("kept", "skipped (unchanged)", "replaced", "added")
 
 
 class WouldDrop(ValueError):

@@ -70,13 +70,13 @@ def test_append_second_file_same_tables_as_converting_both(tmp_path: Path, weeks
     club, both = tmp_path / "club", tmp_path / "both"
     r = run("convert", w1, "-o", club, "--append")  # into no dataset yet: added
     assert r.exit_code == 0
-    assert r.stderr.splitlines() == [f"{w1}: added", f"1 files, 8 boards, 2 errors, 0 warnings -> {club}"]
+    assert r.stderr.splitlines() == [f"{w1}: added", f"1 files (1 added), 8 boards, 2 errors, 0 warnings -> {club}"]
     r = run("convert", w2, "-o", club, "--append")
     assert r.exit_code == 0
     assert r.stderr.splitlines() == [
         f"{w1}: kept",
         f"{w2}: added",
-        f"2 files, 32 boards, 2 errors, 0 warnings -> {club}",
+        f"2 files (1 kept, 1 added), 32 boards, 2 errors, 0 warnings -> {club}",
     ]
     assert run("convert", w1, w2, "-o", both).exit_code == 0
     _same(club, both)  # every table, row for row, files.status too
@@ -98,7 +98,7 @@ def test_append_of_an_unchanged_file_skips_it(tmp_path: Path, weeks: tuple[Path,
     assert r.stderr.splitlines() == [
         f"{w1}: kept",
         f"{w2}: skipped (unchanged)",
-        f"2 files (1 ok, 1 unchanged), 32 boards, 2 errors, 0 warnings -> {club}",
+        f"2 files (1 kept, 1 skipped (unchanged)), 32 boards, 2 errors, 0 warnings -> {club}",
     ]
     assert _files(club) == [(str(w1), "ok", 8), (str(w2), "unchanged", 24)]
     _same(club, both, status=False)
@@ -114,7 +114,7 @@ def test_append_of_a_changed_file_replaces_it_at_its_place(tmp_path: Path, weeks
     assert r.stderr.splitlines() == [
         f"{w1}: replaced",
         f"{w2}: kept",
-        f"2 files, 29 boards, 0 errors, 0 warnings -> {club}",
+        f"2 files (1 kept, 1 replaced), 29 boards, 0 errors, 0 warnings -> {club}",
     ]
     assert run("convert", w1, w2, "-o", fresh).exit_code == 0
     _same(club, fresh)
@@ -248,7 +248,7 @@ def test_append_keeps_an_unreadable_input_and_its_error_rows(tmp_path: Path, wee
         f"{bad}: kept",
         f"{w1}: kept",
         f"{w2}: added",
-        f"3 files (2 ok, 1 unreadable), 32 boards, 3 errors, 0 warnings -> {club}",
+        f"3 files (2 kept, 1 added; 1 unreadable), 32 boards, 3 errors, 0 warnings -> {club}",
     ]
     assert run("convert", bad, w1, w2, "-o", both).exit_code == 2
     _same(club, both)
