@@ -12,7 +12,8 @@ first letter gives the kind:
 * ``S`` score,
 * ``U`` USEBIO structure and participants (the rules its consumers enforce, usebio.md).
 
-A diagnostic prints compiler style: ``path:line:col: CODE severity: message``.
+A diagnostic prints compiler style: ``path:line:col: CODE severity: message``, or
+``path: CODE severity: message`` for a fault of a whole file (line 0: no position).
 
 What a faulty record yields (issue #18; docs/faulty-records.md): every value handrec
 derives from a board (contract, declarer, the seat of each card played, result, score,
@@ -611,7 +612,10 @@ class Diagnostic:
     board: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.severity}: {self.message}"
+        """``path:line:col: CODE severity: message``; a fault of the whole file (line 0) has no
+        position to give: ``path: CODE severity: message`` (as compilers print a fault of a file)."""
+        where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
+        return f"{where}: {self.code} {self.severity}: {self.message}"
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready mapping (severity as its lower-case name; ``board_index`` is

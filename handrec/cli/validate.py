@@ -87,7 +87,8 @@ def validate(
 ) -> None:
     """Replay every board against the Laws and the scorer and report every fault.
 
-    Prints path:line:col: CODE severity: message per fault, then
+    Prints path:line:col: CODE severity: message per fault (path: CODE
+    severity: message for a fault of a whole file), then
     N files, N boards, N errors, N warnings: N files counts every input
     and every path or archive member not read, as the files table of
     handrec convert does, and says how many are not ok:

@@ -77,13 +77,14 @@ def test_validate_json(tmp_path: Path) -> None:
     r = run("validate", "--format", "json", tmp_path / "nope.pbn")  # a fault of a whole input: no board
     (d,) = json.loads(r.stdout)["diagnostics"]
     assert (d["code"], d["board_index"], d["board_number"]) == ("F001", None, None)
+    assert (d["line"], d["column"]) == (0, 0)  # line 0: the whole file, as in the diagnostics table
 
 
 def test_validate_missing_path_exits_2(tmp_path: Path) -> None:
     r = run("validate", tmp_path / "nope.pbn")
     assert r.exit_code == 2
     assert r.stdout.splitlines() == [
-        f"{tmp_path / 'nope.pbn'}:0:0: F001 error: cannot read input: No such file or directory",
+        f"{tmp_path / 'nope.pbn'}: F001 error: cannot read input: No such file or directory",  # no fake 0:0
         "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
     ]
 
@@ -445,7 +446,7 @@ def test_convert_that_reads_nothing_leaves_the_dataset_as_it_was(tmp_path: Path)
     r = run("convert", missing, "-o", out)
     assert r.exit_code == 2
     assert r.stderr.splitlines() == [  # its error first (issue #19.3)
-        f"{missing}:0:0: F001 error: cannot read input: No such file or directory",
+        f"{missing}: F001 error: cannot read input: No such file or directory",
         "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
         f"handrec: no input was read; the dataset in {out} is left as it was",
     ]

@@ -190,7 +190,7 @@ def test_mistyped_only_input_writes_nothing(tmp_path: Path, weeks: tuple[Path, P
     r = run("convert", typo, "-o", club, *mode)
     assert r.exit_code == 2
     assert r.stderr.splitlines() == [
-        f"{typo}:0:0: F001 error: cannot read input: No such file or directory",
+        f"{typo}: F001 error: cannot read input: No such file or directory",
         "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
         f"handrec: no input was read; nothing was written to {club}",
     ]
@@ -200,7 +200,7 @@ def test_mistyped_only_input_writes_nothing(tmp_path: Path, weeks: tuple[Path, P
     r = run("convert", typo, "-o", club, *mode)
     assert r.exit_code == 2
     assert r.stderr.splitlines() == [
-        f"{typo}:0:0: F001 error: cannot read input: No such file or directory",
+        f"{typo}: F001 error: cannot read input: No such file or directory",
         "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
         f"handrec: no input was read; the dataset in {club} is left as it was",
     ]

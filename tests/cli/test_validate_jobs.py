@@ -334,7 +334,7 @@ def test_stdin_archives_and_unreadable_inputs(
     assert spy["pools"] == [2, 2, 2]
     out, err, status = runs[()]
     assert status == 2
-    assert f"{tmp_path / 'missing.pbn'}:0:0: F001 error" in out
+    assert f"{tmp_path / 'missing.pbn'}: F001 error" in out
     assert "<stdin>:" in out and "corpus.zip!pbn/" in out
 
 

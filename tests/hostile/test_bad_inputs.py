@@ -77,7 +77,7 @@ def validate(tmp_path: Path, name: str, data: bytes, *args: str) -> tuple[list[s
 
 
 #: The F018 warning of a file read to its end without a board.
-_NO_BOARD = "{{f}}:0:0: F018 warning: no board in this {} file"
+_NO_BOARD = "{{f}}: F018 warning: no board in this {} file"
 
 # (id, file name, bytes, expected output lines, exit status)
 CASES = [
@@ -106,7 +106,7 @@ CASES = [
         "pic.pbn",
         b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10[Event ",
         [
-            "{f}:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",
+            "{f}: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",
             "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
         ],
         2,
@@ -116,7 +116,7 @@ CASES = [
         "prog.lin",
         b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4,
         [
-            "{f}:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",
+            "{f}: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",
             "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
         ],
         2,
@@ -126,7 +126,7 @@ CASES = [
         "u16.pbn",
         BASE.encode("utf-16"),
         [
-            "{f}:0:0: F004 error: not PBN or LIN: UTF-16 text: save it as UTF-8 (or ISO-8859-1) and read it again",
+            "{f}: F004 error: not PBN or LIN: UTF-16 text: save it as UTF-8 (or ISO-8859-1) and read it again",
             "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
         ],
         2,
@@ -417,7 +417,7 @@ def test_unreadable_inputs_are_printed_escaped_by_every_command(tmp_path: Path, 
     r = runner.invoke(app, [args[0], str(z), *args[1:]])
     assert r.exit_code == 2, r.output
     assert "\x1b" not in r.stderr
-    assert f"{z}!a\\x1b[2J.pbn:0:0: F004 error: " in r.stderr
+    assert f"{z}!a\\x1b[2J.pbn: F004 error: " in r.stderr
 
 
 def test_huge_numbers_never_overflow_the_parquet_columns(tmp_path: Path) -> None:

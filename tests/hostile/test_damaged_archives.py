@@ -72,7 +72,7 @@ def test_a_truncated_zip_named_explicitly_is_a_damaged_archive(tmp_path: Path, p
     t.write_bytes(whole[: len(whole) // 2])
     r = _validate(t)
     assert r.exit_code == 2
-    assert r.stdout.splitlines() == [f"{t}:0:0: {TRUNCATED}", "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings"]
+    assert r.stdout.splitlines() == [f"{t}: {TRUNCATED}", "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings"]
 
 
 def test_a_truncated_zip_in_a_folder_is_reported_by_validate_and_convert(tmp_path: Path, pbn: bytes) -> None:
@@ -84,7 +84,7 @@ def test_a_truncated_zip_in_a_folder_is_reported_by_validate_and_convert(tmp_pat
     r = _validate(d)
     assert r.exit_code == 2
     assert r.stdout.splitlines() == [
-        f"{d}/t.zip:0:0: {TRUNCATED}",
+        f"{d}/t.zip: {TRUNCATED}",
         "2 files (1 ok, 1 unreadable), 30 boards, 1 errors, 0 warnings",
     ]
     out = tmp_path / "ds"
@@ -92,7 +92,7 @@ def test_a_truncated_zip_in_a_folder_is_reported_by_validate_and_convert(tmp_pat
     assert c.exit_code == 2
     assert c.stderr.splitlines() == [
         f"2 files (1 ok, 1 unreadable), 30 boards, 1 errors, 0 warnings -> {out}",
-        f"{d}/t.zip:0:0: {TRUNCATED}",
+        f"{d}/t.zip: {TRUNCATED}",
     ]
     assert _files(out) == [(f"{d}/ok.pbn", "ok", 30), (f"{d}/t.zip", "unreadable", 0)]
 
@@ -100,7 +100,7 @@ def test_a_truncated_zip_in_a_folder_is_reported_by_validate_and_convert(tmp_pat
 def test_a_truncated_zip_on_standard_input(pbn: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     whole = _zip({"a.pbn": pbn})
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(whole[: len(whole) // 2])))
-    assert [str(i) for i in iter_entries(["-"])] == [f"<stdin>:0:0: {TRUNCATED}"]
+    assert [str(i) for i in iter_entries(["-"])] == [f"<stdin>: {TRUNCATED}"]
 
 
 def test_a_zip_whose_directory_is_damaged_says_so(tmp_path: Path, pbn: bytes) -> None:
@@ -109,7 +109,7 @@ def test_a_zip_whose_directory_is_damaged_says_so(tmp_path: Path, pbn: bytes) ->
     z = tmp_path / "z.zip"
     z.write_bytes(whole[:cd] + b"XX" + whole[cd + 2 :])  # the central directory's signature
     assert [str(d) for d in iter_entries([z])] == [
-        f"{z}:0:0: F001 error: cannot read input: damaged zip archive: Bad magic number for central directory"
+        f"{z}: F001 error: cannot read input: damaged zip archive: Bad magic number for central directory"
     ]
     b = bytearray(whole)
     eocd = whole.rfind(b"PK\x05\x06")
@@ -137,14 +137,14 @@ def test_a_file_named_zip_that_is_no_zip(tmp_path: Path, pbn: bytes) -> None:
     items = [i.path if isinstance(i, Input) else str(i) for i in iter_entries([d])]
     assert items == [
         f"{d}/deals.zip",
-        f"{d}/junk.zip:0:0: {NOT_ZIP}",
+        f"{d}/junk.zip: {NOT_ZIP}",
         f"{d}/sfx.zip!a.pbn",
-        f"{d}/text.zip:0:0: {NOT_ZIP}",
+        f"{d}/text.zip: {NOT_ZIP}",
     ]
     r = _validate(d / "text.zip")
     assert r.exit_code == 2
     assert r.stdout.splitlines() == [
-        f"{d}/text.zip:0:0: {NOT_ZIP}",
+        f"{d}/text.zip: {NOT_ZIP}",
         "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
     ]
 
@@ -158,13 +158,13 @@ def test_other_archive_names_that_are_not_archives(tmp_path: Path) -> None:
     items = [str(i) for i in iter_entries([d])]
     assert (
         items[0]
-        == f"{d}/a.tar:0:0: F001 error: cannot read input: not a tar archive (damaged, or another format), nor PBN or LIN"
+        == f"{d}/a.tar: F001 error: cannot read input: not a tar archive (damaged, or another format), nor PBN or LIN"
     )
     assert (
         items[1]
-        == f"{d}/b.tar.gz:0:0: F001 error: cannot read input: not a tar archive (damaged, or another format), nor PBN or LIN"
+        == f"{d}/b.tar.gz: F001 error: cannot read input: not a tar archive (damaged, or another format), nor PBN or LIN"
     )
-    assert items[2].startswith(f"{d}/c.tgz:0:0: F001 error: cannot read input: ")
+    assert items[2].startswith(f"{d}/c.tgz: F001 error: cannot read input: ")
     assert len(items) == 3
 
 
@@ -190,7 +190,7 @@ def test_a_corrupt_member_is_reported_and_the_others_read(tmp_path: Path, pbn: b
     assert r.exit_code == 2
     lines = r.stdout.splitlines()
     f001 = [x for x in lines if " F001 " in x]
-    assert len(f001) == 1 and f001[0].startswith(f"{z}!a.pbn:0:0: F001 error: cannot read input: "), lines
+    assert len(f001) == 1 and f001[0].startswith(f"{z}!a.pbn: F001 error: cannot read input: "), lines
     assert lines[-1].startswith("2 files (1 ok, 1 unreadable), ")
     out = tmp_path / "ds"
     s = convert([z], out, jobs=1)
@@ -212,8 +212,8 @@ def test_a_damaged_zip_inside_a_zip_is_reported(tmp_path: Path, pbn: bytes) -> N
     )
     items = [i.path if isinstance(i, Input) else str(i) for i in iter_entries([z])]
     assert items == [
-        f"{z}!cut.zip:0:0: F009 warning: archive entry 'cut.zip' skipped: nested archive, not opened",
-        f"{z}!junk.zip:0:0: F009 warning: archive entry 'junk.zip' skipped: "
+        f"{z}!cut.zip: F009 warning: archive entry 'cut.zip' skipped: nested archive, not opened",
+        f"{z}!junk.zip: F009 warning: archive entry 'junk.zip' skipped: "
         "named as an archive, but not one (damaged?) nor PBN or LIN: not opened",
         f"{z}!ok.pbn",
     ]
@@ -302,7 +302,7 @@ def test_an_encrypted_or_unsupported_member_is_not_called_damaged(tmp_path: Path
     z.write_bytes(bytes(whole))
     items = [str(i) for i in iter_entries([z])]
     assert items == [
-        f"{z}!a.pbn:0:0: F001 error: cannot read input: encrypted zip member: a password is needed to read it",
-        f"{z}!b.pbn:0:0: F001 error: cannot read input: zip member cannot be read: "
+        f"{z}!a.pbn: F001 error: cannot read input: encrypted zip member: a password is needed to read it",
+        f"{z}!b.pbn: F001 error: cannot read input: zip member cannot be read: "
         "That compression method is not supported",
     ]

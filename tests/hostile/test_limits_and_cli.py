@@ -47,7 +47,7 @@ def test_a_file_over_the_file_limit_is_not_read(tmp_path: Path) -> None:
     size = f.stat().st_size
     r = run("validate", "--max-file-size", "1k", f)
     assert r.stdout.replace(str(f), "{f}").splitlines() == [
-        "{f}:0:0: F010 error: file exceeds the size limit of 1024 bytes: not read",
+        "{f}: F010 error: file exceeds the size limit of 1024 bytes: not read",
         "1 files (1 skipped), 0 boards, 1 errors, 0 warnings",
     ]
     assert r.exit_code == 2
@@ -66,7 +66,7 @@ def test_a_file_that_grows_past_the_limit_stops_being_read(tmp_path: Path) -> No
     f.write_text(BASE + "\n" + BASE)
     assert len(list(read_input(inp))) <= 1
     assert [str(d) for d in inp.diagnostics] == [
-        f"{f}:0:0: F010 error: file exceeds the size limit of {len(BASE) + 10} bytes: reading stopped"
+        f"{f}: F010 error: file exceeds the size limit of {len(BASE) + 10} bytes: reading stopped"
     ]
 
 
@@ -115,7 +115,7 @@ def test_a_fifo_in_a_folder_is_skipped_not_waited_for(tmp_path: Path) -> None:
     assert not t.is_alive(), "listing the folder waited on the FIFO"
     assert [i.path if isinstance(i, Input) else str(i) for i in items] == [
         str(tmp_path / "a.pbn"),
-        f"{tmp_path / 'pipe.pbn'}:0:0: F014 warning: FIFO skipped: not a regular file",
+        f"{tmp_path / 'pipe.pbn'}: F014 warning: FIFO skipped: not a regular file",
     ]
 
 
@@ -156,7 +156,7 @@ def test_max_errors_stops_after_n_errors(faulty: Path) -> None:
     assert full.stdout.splitlines()[-1] == "5 files (4 ok, 1 skipped), 8 boards, 9 errors, 0 warnings"
     assert full.exit_code == 2  # the refused member
     lines = full.stdout.replace(str(faulty), "{d}").splitlines()
-    assert lines[-2] == "{d}/z.zip!../up.pbn:0:0: F008 error: archive member '../up.pbn' refused: '..' in path"
+    assert lines[-2] == "{d}/z.zip!../up.pbn: F008 error: archive member '../up.pbn' refused: '..' in path"
     assert run("validate", "--max-errors", "0", faulty).exit_code == 2  # usage
 
 
@@ -174,7 +174,7 @@ def test_an_internal_error_is_a_diagnostic_not_a_traceback(faulty: Path, monkeyp
     r = run("validate", faulty)
     lines = r.stdout.replace(str(faulty), "{d}").splitlines()
     assert (
-        "{d}/f1.pbn:0:0: F015 error: handrec failed on this input (RuntimeError: boom); the rest of it is not read: "
+        "{d}/f1.pbn: F015 error: handrec failed on this input (RuntimeError: boom); the rest of it is not read: "
         "please report it"
     ) in lines
     assert lines[-1] == "5 files (3 ok, 1 unreadable, 1 skipped), 7 boards, 8 errors, 0 warnings"  # f1.pbn stopped
@@ -323,14 +323,14 @@ def test_windows_style_member_names_fifos_and_block_devices(tmp_path: Path) -> N
         tf.addfile(info, io.BytesIO(BASE.encode()))
     items = [i.path if isinstance(i, Input) else str(i) for i in iter_entries([z, t])]
     assert items == [
-        f"{z}!C:\\evil.pbn:0:0: F008 error: archive member 'C:\\\\evil.pbn' refused: absolute path",
-        f"{z}!..\\..\\evil.pbn:0:0: F008 error: archive member '..\\\\..\\\\evil.pbn' refused: '..' in path",
-        f"{z}!a\\..\\..\\b.pbn:0:0: F008 error: archive member 'a\\\\..\\\\..\\\\b.pbn' refused: '..' in path",
-        f"{z}!\\\\server\\share\\x.pbn:0:0: F008 error: archive member '\\\\\\\\server\\\\share\\\\x.pbn' refused: "
+        f"{z}!C:\\evil.pbn: F008 error: archive member 'C:\\\\evil.pbn' refused: absolute path",
+        f"{z}!..\\..\\evil.pbn: F008 error: archive member '..\\\\..\\\\evil.pbn' refused: '..' in path",
+        f"{z}!a\\..\\..\\b.pbn: F008 error: archive member 'a\\\\..\\\\..\\\\b.pbn' refused: '..' in path",
+        f"{z}!\\\\server\\share\\x.pbn: F008 error: archive member '\\\\\\\\server\\\\share\\\\x.pbn' refused: "
         "absolute path",
         f"{z}!ok.pbn",
-        f"{t}!fifo.pbn:0:0: F009 warning: archive entry 'fifo.pbn' skipped: FIFO",
-        f"{t}!disk:0:0: F009 warning: archive entry 'disk' skipped: block device",
+        f"{t}!fifo.pbn: F009 warning: archive entry 'fifo.pbn' skipped: FIFO",
+        f"{t}!disk: F009 warning: archive entry 'disk' skipped: block device",
         f"{t}!ok.pbn",
     ]
 
@@ -356,7 +356,7 @@ def test_a_zip_bomb_member_is_not_read(tmp_path: Path) -> None:
     items = [i.path if isinstance(i, Input) else str(i) for i in iter_entries([z], Limits(member_bytes=1 << 20))]
     assert items == [
         f"{z}!ok.pbn",
-        f"{z}!bomb.pbn:0:0: F010 error: archive member exceeds the size limit of 1048576 bytes: not read",
+        f"{z}!bomb.pbn: F010 error: archive member exceeds the size limit of 1048576 bytes: not read",
     ]
 
 
@@ -367,13 +367,13 @@ def test_validate_takes_the_archive_limits_as_convert_does(tmp_path: Path) -> No
         zf.writestr("large.pbn", BASE + "\n" + BASE.replace('[Board "1"]', '[Board "2"]') + "{" + "x" * 4000 + "}\n")
     r = run("validate", z, "--max-member-size", "3K")
     assert r.stdout.replace(str(z), "{z}").splitlines() == [
-        "{z}!large.pbn:0:0: F010 error: archive member exceeds the size limit of 3072 bytes: not read",
+        "{z}!large.pbn: F010 error: archive member exceeds the size limit of 3072 bytes: not read",
         "2 files (1 ok, 1 skipped), 1 boards, 1 errors, 0 warnings",
     ]
     assert r.exit_code == 2
     r = run("validate", z, "--max-archive-size", "1K")
     assert r.stdout.replace(str(z), "{z}").splitlines() == [
-        "{z}!large.pbn:0:0: F010 error: archive {z} exceeds the size limit of 1024 bytes: this and later members "
+        "{z}!large.pbn: F010 error: archive {z} exceeds the size limit of 1024 bytes: this and later members "
         "not read",
         "2 files (1 ok, 1 skipped), 1 boards, 1 errors, 0 warnings",
     ]

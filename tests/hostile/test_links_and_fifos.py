@@ -43,8 +43,8 @@ def test_a_broken_link_in_a_folder_is_skipped_as_a_fifo_is(tmp_path: Path) -> No
     d = _folder_with_broken_links(tmp_path)
     out, status = run("validate", d)
     assert out == [
-        f"{d / 'b.pbn'}:0:0: F014 warning: broken symbolic link skipped: not a regular file",
-        f"{d / 'loop'}:0:0: F014 warning: broken symbolic link skipped: not a regular file",
+        f"{d / 'b.pbn'}: F014 warning: broken symbolic link skipped: not a regular file",
+        f"{d / 'loop'}: F014 warning: broken symbolic link skipped: not a regular file",
         "3 files (1 ok, 2 skipped), 1 boards, 0 errors, 2 warnings",
     ]
     assert status == 0
@@ -63,7 +63,7 @@ def test_a_broken_link_named_explicitly_stays_an_error(tmp_path: Path) -> None:
     d = _folder_with_broken_links(tmp_path)
     out, status = run("validate", d / "b.pbn")
     assert out == [
-        f"{d / 'b.pbn'}:0:0: F001 error: cannot read input: No such file or directory",
+        f"{d / 'b.pbn'}: F001 error: cannot read input: No such file or directory",
         "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
     ]
     assert status == 2
@@ -81,7 +81,7 @@ def _cli(*args: object, timeout: float = 30) -> tuple[list[str], list[str], int,
 def test_a_fifo_with_no_writer_times_out_with_one_line(tmp_path: Path) -> None:
     fifo = tmp_path / "in.pbn"
     os.mkfifo(fifo)
-    line = f"{fifo}:0:0: F001 error: cannot read input: nothing written to it for 1 s (--read-timeout)"
+    line = f"{fifo}: F001 error: cannot read input: nothing written to it for 1 s (--read-timeout)"
     out, err, status, seconds = _cli("validate", "--read-timeout", "1", fifo)
     assert (out, err, status) == ([line, "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings"], [], 2)
     assert 1 <= seconds < 15

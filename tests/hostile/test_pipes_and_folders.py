@@ -126,7 +126,7 @@ def test_standard_input_may_be_compressed_or_an_archive(tmp_path: Path) -> None:
 def test_standard_input_over_the_member_limit_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BASE.encode())))
     items = [str(i) for i in iter_entries(["-"], Limits(member_bytes=100))]
-    assert items == ["<stdin>:0:0: F010 error: standard input exceeds the size limit of 100 bytes: not read"]
+    assert items == ["<stdin>: F010 error: standard input exceeds the size limit of 100 bytes: not read"]
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BASE.encode())))
     (inp,) = iter_inputs(["-"], limits=Limits(member_bytes=len(BASE)))
     assert isinstance(inp.source, MemorySource) and inp.picklable
@@ -157,13 +157,13 @@ def test_a_named_fifo_over_the_limit(tmp_path: Path) -> None:
     t.start()
     items = [str(i) for i in iter_entries([fifo], Limits(member_bytes=100))]
     t.join(20)
-    assert items == [f"{fifo}:0:0: F010 error: FIFO exceeds the size limit of 100 bytes: not read"]
+    assert items == [f"{fifo}: F010 error: FIFO exceeds the size limit of 100 bytes: not read"]
 
 
 def test_a_character_device_named_explicitly_is_read_once() -> None:
     out, status = run("validate", "/dev/null")
     assert out == [  # empty: an empty input, as an empty file or standard input
-        "/dev/null:0:0: F018 warning: no board in this PBN file",
+        "/dev/null: F018 warning: no board in this PBN file",
         "1 files, 0 boards, 0 errors, 1 warnings",
     ]
     assert status == 0
@@ -207,10 +207,10 @@ def junk(tmp_path: Path) -> Path:
 
 def test_unreadable_bridge_files_in_a_folder_are_reported(junk: Path) -> None:
     out, status = run("validate", junk)
-    f004 = "{}:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found"
+    f004 = "{}: F004 error: not PBN or LIN: no PBN tag pair or LIN command found"
     assert out == [
         f004.format(junk / "garbage.pbn"),
-        f"{junk / 'u16.pbn'}:0:0: F004 error: not PBN or LIN: UTF-16 text: save it as UTF-8 (or ISO-8859-1) and "
+        f"{junk / 'u16.pbn'}: F004 error: not PBN or LIN: UTF-16 text: save it as UTF-8 (or ISO-8859-1) and "
         "read it again",
         f004.format(junk / "x.lin.gz"),
         "4 files (1 ok, 3 unreadable), 1 boards, 3 errors, 0 warnings",  # the files table's rows
@@ -248,17 +248,17 @@ def test_unreadable_bridge_members_and_nested_archives_are_reported(tmp_path: Pa
         f"{z}!a.pbn format=pbn",
         f"{z}!garbage.pbn format=None",
         f"{z}!u16.pbn format=None",
-        f"{z}!x.lin.gz:0:0: F009 warning: archive entry 'x.lin.gz' skipped: compressed member, not opened",
-        f"{z}!inner.zip:0:0: F009 warning: archive entry 'inner.zip' skipped: nested archive, not opened",
-        f"{z}!b.pbn.gz:0:0: F009 warning: archive entry 'b.pbn.gz' skipped: compressed member, not opened",
-        f"{t}!outer.zip:0:0: F009 warning: archive entry 'outer.zip' skipped: nested archive, not opened",
+        f"{z}!x.lin.gz: F009 warning: archive entry 'x.lin.gz' skipped: compressed member, not opened",
+        f"{z}!inner.zip: F009 warning: archive entry 'inner.zip' skipped: nested archive, not opened",
+        f"{z}!b.pbn.gz: F009 warning: archive entry 'b.pbn.gz' skipped: compressed member, not opened",
+        f"{t}!outer.zip: F009 warning: archive entry 'outer.zip' skipped: nested archive, not opened",
         f"{t}!garbage.pbn format=None",
         f"{t}!a.pbn format=pbn",
     ]
     out, status = run("validate", t)
     assert out == [
-        f"{t}!outer.zip:0:0: F009 warning: archive entry 'outer.zip' skipped: nested archive, not opened",
-        f"{t}!garbage.pbn:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",
+        f"{t}!outer.zip: F009 warning: archive entry 'outer.zip' skipped: nested archive, not opened",
+        f"{t}!garbage.pbn: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",
         "3 files (1 ok, 1 unreadable, 1 skipped), 1 boards, 1 errors, 1 warnings",
     ]
     assert status == 2
@@ -275,7 +275,7 @@ def test_a_tar_inside_a_zip_is_not_read_as_text(tmp_path: Path) -> None:
     with zipfile.ZipFile(z, "w") as zf:
         zf.writestr("games", buf.getvalue())
     assert [str(i) for i in iter_entries([z])] == [
-        f"{z}!games:0:0: F009 warning: archive entry 'games' skipped: nested archive, not opened"
+        f"{z}!games: F009 warning: archive entry 'games' skipped: nested archive, not opened"
     ]
 
 
@@ -304,14 +304,14 @@ def test_a_file_named_twice_is_read_once(tmp_path: Path, monkeypatch: pytest.Mon
 
 def test_the_file_limit_reports_only_bridge_files_in_folders(junk: Path) -> None:
     out, status = run("validate", "--max-file-size", "10", junk)
-    f010 = "{}:0:0: F010 error: file exceeds the size limit of 10 bytes: not read"
+    f010 = "{}: F010 error: file exceeds the size limit of 10 bytes: not read"
     assert (
         out
         == [
             f010.format(junk / "a.pbn"),
             f010.format(junk / "garbage.pbn"),
             f010.format(junk / "u16.pbn"),
-            f"{junk / 'x.lin.gz'}:0:0: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",  # compressed:
+            f"{junk / 'x.lin.gz'}: F004 error: not PBN or LIN: no PBN tag pair or LIN command found",  # compressed:
             "4 files (1 unreadable, 3 skipped), 0 boards, 4 errors, 0 warnings",  # the member limit applies, not the file limit
         ]
     )
@@ -325,7 +325,7 @@ def test_the_file_limit_reports_only_bridge_files_in_folders(junk: Path) -> None
 
 @pytest.mark.parametrize("data", [b"", b"\n", b" \r\n\t\n", b"\xef\xbb\xbf", b"% PBN 2.1\r\n% EXPORT\r\n"])
 def test_an_empty_input_is_the_same_warning_from_a_pipe_or_a_file(tmp_path: Path, data: bytes) -> None:
-    want = ["{f}:0:0: F018 warning: no board in this PBN file", "1 files, 0 boards, 0 errors, 1 warnings"]
+    want = ["{f}: F018 warning: no board in this PBN file", "1 files, 0 boards, 0 errors, 1 warnings"]
     out, status = run("validate", "-", input=data)
     assert (out, status) == ([w.format(f=STDIN) for w in want], 0)
     for name in ("empty.pbn", "empty"):
@@ -355,7 +355,7 @@ def test_an_empty_file_in_a_folder_is_read_only_when_named_as_bridge(tmp_path: P
     (tmp_path / "notes.txt").write_bytes(b"")  # not an input: skipped quietly, as before
     out, status = run("validate", tmp_path)
     assert out == [
-        f"{tmp_path}/a.pbn:0:0: F018 warning: no board in this PBN file",
+        f"{tmp_path}/a.pbn: F018 warning: no board in this PBN file",
         "1 files, 0 boards, 0 errors, 1 warnings",
     ]
 
@@ -365,7 +365,7 @@ def test_a_missing_path_named_twice_is_reported_once(tmp_path: Path) -> None:
     missing = tmp_path / "nope.pbn"
     out, status = run("validate", missing, missing)
     assert out == [
-        f"{missing}:0:0: F001 error: cannot read input: No such file or directory",
+        f"{missing}: F001 error: cannot read input: No such file or directory",
         "1 files (1 unreadable), 0 boards, 1 errors, 0 warnings",
     ]
     assert status == 2

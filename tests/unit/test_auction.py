@@ -194,7 +194,7 @@ def test_A305_message_counts_one_call() -> None:
 
     (f,) = replay_auction(auction(N, "1S")).faults
     assert str(make(f.code, None, None, path="x.pbn", **f.kwargs)) == (
-        "x.pbn:0:0: A305 warning: the auction is not finished (1 call)"
+        "x.pbn: A305 warning: the auction is not finished (1 call)"
     )
 
 

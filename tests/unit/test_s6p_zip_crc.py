@@ -45,7 +45,7 @@ def _bad_crc_zip(data: bytes, method: int) -> bytes:
 
 def _message(path: str, nbytes: int) -> str:
     return (
-        f"{path}:0:0: F001 error: cannot read input: damaged zip member: Bad CRC-32 for file 'a.pbn' "
+        f"{path}: F001 error: cannot read input: damaged zip member: Bad CRC-32 for file 'a.pbn' "
         f"(reading stopped after {nbytes} bytes, decompressed: the boards before are read, the one cut short is not)"
     )
 

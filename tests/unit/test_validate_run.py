@@ -307,7 +307,7 @@ def test_a_bug_is_f015_at_the_same_board_whatever_the_jobs(damaged: Path, monkey
     assert [x[2] for x in one] == [101, 32]  # the parts after board 100 dropped, the next input read
     f015 = [x for x in one[0][6] if " F015 " in x[0]]
     message = "handrec failed on this input (RuntimeError: boom); the rest of it is not read: please report it"
-    assert f015 == [(f"{damaged}:0:0: F015 error: {message}", None)]
+    assert f015 == [(f"{damaged}: F015 error: {message}", None)]
 
 
 def test_streamed_tar_members_are_read_here_in_their_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
