@@ -373,8 +373,7 @@ def test_validate_takes_the_archive_limits_as_convert_does(tmp_path: Path) -> No
     assert r.exit_code == 2
     r = run("validate", z, "--max-archive-size", "1K")
     assert r.stdout.replace(str(z), "{z}").splitlines() == [
-        "{z}!large.pbn: F010 error: archive {z} exceeds the size limit of 1024 bytes: this and later members "
-        "not read",
+        "{z}!large.pbn: F010 error: archive {z} exceeds the size limit of 1024 bytes: this and later members not read",
         "2 files (1 ok, 1 skipped), 1 boards, 1 errors, 0 warnings",
     ]
 
