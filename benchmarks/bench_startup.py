@@ -42,9 +42,6 @@ _CLI = "import sys; sys.argv[0] = 'handrec'; from handrec.cli import main; main(
 #: (label, python arguments); the first is the baseline.
 TASKS: list[tuple[str, list[str]]] = [
     ("import lark, typer, rich", ["-c", "import lark, typer, rich"]),
-    # typer 0.29 builds a pydantic TypeAdapter for every parameter of the command it runs
-    # (typer._coercion): the floor of any command with a parameter (--help has none to parse)
-    ("... + typer._adapters (pydantic)", ["-c", "import lark, typer, rich, typer._adapters"]),
     ("handrec --help", ["-c", _CLI, "--help"]),
     ("handrec codes", ["-c", _CLI, "codes"]),
     ("handrec validate club_pairs.pbn", ["-c", _CLI, "validate", "sample_data/club_pairs.pbn"]),

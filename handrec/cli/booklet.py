@@ -56,11 +56,14 @@ def booklet(
     pair: Annotated[
         str | None,
         typer.Option(
-            "--pair", help="Personal hand records of one pair or team (its label in the rankings: id or names)."
+            "--pair",
+            metavar="LABEL",
+            help="Personal hand records of one pair or team (its label in the rankings: id or names).",
         ),
     ] = None,
     player: Annotated[
-        str | None, typer.Option("--player", help="Personal hand records of the pairs a player played in.")
+        str | None,
+        typer.Option("--player", metavar="NAME", help="Personal hand records of the pairs a player played in."),
     ] = None,
     no_dd_cache: Annotated[bool, typer.Option("--no-dd-cache", help=NO_CACHE_HELP)] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (with --dd).")] = False,

@@ -138,14 +138,15 @@ def render_schema() -> str:
 def render_options(command: str) -> str:
     """The ``options COMMAND`` region: the command's usage line, then one item per argument and
     option (its switches and metavar, then its help with default), as ``--help`` says them."""
-    import click
     import typer.main
 
     from handrec.cli import app
 
     group = typer.main.get_command(app)
     cmd = group.commands[command]  # type: ignore[attr-defined]
-    ctx = click.Context(cmd, info_name=command, parent=click.Context(group, info_name="handrec"))
+    # The Context classes come from the commands: typer 0.26+ carries its own copy of click.
+    parent = group.context_class(group, info_name="handrec")
+    ctx = cmd.context_class(cmd, info_name=command, parent=parent)
     out = [
         _NOTE,
         "",

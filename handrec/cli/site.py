@@ -27,7 +27,7 @@ def site(
     paths: PathsArg,
     output: Annotated[Path, typer.Option("--output", "-o", help="Folder to write the site into (made if missing).")],
     title: Annotated[
-        str | None, typer.Option("--title", help="Heading of the index page (default: the Event tag).")
+        str | None, typer.Option("--title", metavar="TEXT", help="Heading of the index page (default: the Event tag).")
     ] = None,
     dd: Annotated[
         bool | None,

@@ -72,7 +72,7 @@ def test_a_stale_region_is_rewritten() -> None:
     page = "# x\n\n<!-- BEGIN GENERATED options codes -->\nold text\n<!-- END GENERATED options codes -->\n"
     new = docs_gen.regenerate(page)
     assert "old text" not in new
-    assert "- `CODE <str>`: A diagnostic code (A301, S601...) to explain." in new
+    assert "- `CODE`: A diagnostic code (A301, S601...) to explain." in new
     assert docs_gen.regenerate(new) == new
 
 
