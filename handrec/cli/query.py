@@ -57,10 +57,20 @@ def query(
     answers from FILE alone.  The SQL can read or write no other file
     unless --allow-external.  SQL that starts with a -- comment is read as
     SQL; so is everything after a lone --: handrec query DIR -- "SQL".
+    SQL of several statements runs them in order and prints the rows of
+    each that returns rows (SELECT, SHOW, DESCRIBE...), one table after
+    another; --format csv and json take one such statement.
     handrec query DIR (or --db FILE) without SQL lists the tables and
     views with their columns and types.
     """
-    from handrec.dataset.query import QueryError, list_columns, materialise, run, write_csv
+    from handrec.dataset.query import (
+        QueryError,
+        list_columns,
+        materialise,
+        run_statements,
+        statements_with_rows,
+        write_csv,
+    )
 
     args = args or []
     unknown = [a for a in args if _OPTION_LIKE.fullmatch(a)]
@@ -86,28 +96,42 @@ def query(
         if db is not None and dataset is not None and materialise(dataset, db):
             typer.echo(f"handrec: {_printable(str(dataset))} -> {_printable(str(db))}", err=True)
         if sql is None:
-            cols, rows = list_columns(None if db is not None else dataset, db=db)
+            results = [list_columns(None if db is not None else dataset, db=db)]
         else:
-            cols, rows = run(None if db is not None else dataset, sql, allow_external=allow_external, db=db)
+            # CSV and JSON hold one result set: refused before any statement runs.
+            if format is not RowFormat.table and (n := statements_with_rows(sql)) > 1:
+                typer.echo(
+                    f"handrec: the SQL has {n} statements that return rows; --format {format.value} prints one "
+                    "(run them one at a time, or print them as tables)",
+                    err=True,
+                )
+                raise typer.Exit(2)
+            results = run_statements(None if db is not None else dataset, sql, allow_external=allow_external, db=db)
     except QueryError as e:
         typer.echo(f"handrec: {_plain(str(e))}", err=True)  # DuckDB's message has lines (the SQL, a caret)
         raise typer.Exit(2) from None
     # Values are data: control characters are escaped and nothing is read as rich markup.
     if format is RowFormat.csv:
-        write_csv(PlainWriter(sys.stdout), cols, rows)
+        for cols, rows in results:
+            write_csv(PlainWriter(sys.stdout), cols, rows)
     elif format is RowFormat.json:
         out = PlainWriter(sys.stdout, json=True)
-        json.dump([dict(zip(cols, r)) for r in rows], out, default=str, ensure_ascii=False)
-        out.write("\n")
+        for cols, rows in results:
+            json.dump([dict(zip(cols, r)) for r in rows], out, default=str, ensure_ascii=False)
+            out.write("\n")
     else:
         from rich.console import Console
         from rich.table import Table
         from rich.text import Text
 
-        t = Table(show_edge=False)
-        for c in cols:
-            t.add_column(Text(_printable(c)), overflow="fold")  # a value is wrapped, never cut
-        for r in rows:
-            t.add_row(*(Text("" if v is None else _printable(str(v))) for v in r))
-        width = max(80, min(200, 20 * len(cols)))
-        Console(file=sys.stdout, width=width, markup=False, highlight=False, emoji=False).print(t)
+        for i, (cols, rows) in enumerate(results):
+            t = Table(show_edge=False)
+            for c in cols:
+                t.add_column(Text(_printable(c)), overflow="fold")  # a value is wrapped, never cut
+            for r in rows:
+                t.add_row(*(Text("" if v is None else _printable(str(v))) for v in r))
+            width = max(80, min(200, 20 * len(cols)))
+            console = Console(file=sys.stdout, width=width, markup=False, highlight=False, emoji=False)
+            if i:
+                console.print()  # one blank line between the result sets of several statements
+            console.print(t)

@@ -54,6 +54,8 @@ __all__ = [
     "materialise",
     "dataset_state",
     "run",
+    "run_statements",
+    "statements_with_rows",
     "list_columns",
     "QueryError",
     "csv_value",
@@ -424,21 +426,48 @@ def connect_db(db: str | os.PathLike[str], *, allow_external: bool = False) -> d
     return con
 
 
-def run(
+#: Statement types whose rows a script of several statements shows; the others (CREATE,
+#: INSERT, COPY, SET...) run and show nothing, as DuckDB's own shell does with their status row.
+_ROW_STATEMENTS = frozenset(
+    getattr(duckdb.StatementType, name)
+    for name in ("SELECT", "EXPLAIN", "PRAGMA", "CALL", "MULTI")
+    if hasattr(duckdb.StatementType, name)
+)
+
+
+def statements_with_rows(sql: str) -> int:
+    """How many result sets ``handrec query`` shows for ``sql``: the number of its statements
+    that return rows (SELECT, SHOW, DESCRIBE, EXPLAIN, PRAGMA, CALL...), or 1 for a single
+    statement of any kind (its status row, ``Count`` or ``Success``, is its result).
+
+    :raises QueryError: on SQL that DuckDB cannot split into statements (its message).
+    """
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as e:
+        raise QueryError(str(e).strip()) from None
+    if len(statements) == 1:
+        return 1
+    return sum(st.type in _ROW_STATEMENTS for st in statements)
+
+
+def run_statements(
     dataset: str | os.PathLike[str] | None,
     sql: str,
     *,
     allow_external: bool = False,
     db: str | os.PathLike[str] | None = None,
-) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run one SQL statement over the dataset: ``(column names, rows)``.
+) -> list[tuple[list[str], list[tuple[Any, ...]]]]:
+    """Run the statements of ``sql`` in order on one connection: the result sets that
+    :func:`statements_with_rows` counts, each ``(column names, rows)``, in statement order
+    (``create temp view v as ...; select * from v`` gives one, ``select 1; select 2`` two).
 
-    With ``db``: the database file ``db``, first (re)built from ``dataset``
-    by :func:`materialise` when ``dataset`` is given, else used as it is.
+    With ``db``: the database file ``db``, first (re)built from ``dataset`` by
+    :func:`materialise` when ``dataset`` is given, else used as it is.
 
-    :raises QueryError: on a missing dataset, SQL without a statement (empty,
-        or only comments: :data:`NO_STATEMENT`) or any SQL error (the message
-        is DuckDB's).
+    :raises QueryError: on a missing dataset, SQL without a statement (empty, or only
+        comments: :data:`NO_STATEMENT`) or any SQL error (the message is DuckDB's; the
+        statements before it have run).
     """
     if db is not None:
         if dataset is not None:
@@ -449,11 +478,17 @@ def run(
     else:
         con = connect(dataset, allow_external=allow_external)
     try:
-        cur = con.execute(sql)
-        if cur is None:  # DuckDB ran nothing: no statement (empty, blanks, ";", only comments)
+        statements = duckdb.extract_statements(sql)
+        if not statements:  # empty, blanks, ";", only comments
             raise QueryError(NO_STATEMENT)
-        cols = [d[0] for d in cur.description] if cur.description else []
-        return cols, cur.fetchall()
+        results = []
+        for st in statements:
+            cur = con.execute(st)
+            if len(statements) > 1 and st.type not in _ROW_STATEMENTS:
+                continue
+            cols = [d[0] for d in cur.description] if cur.description else []
+            results.append((cols, cur.fetchall()))
+        return results
     except duckdb.PermissionException as e:
         msg = str(e).strip()
         if "disabled by configuration" in msg:  # the lock of _lock: say how to lift it
@@ -463,6 +498,27 @@ def run(
         raise QueryError(str(e).strip()) from None
     finally:
         con.close()
+
+
+def run(
+    dataset: str | os.PathLike[str] | None,
+    sql: str,
+    *,
+    allow_external: bool = False,
+    db: str | os.PathLike[str] | None = None,
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run SQL over the dataset and return its one result set: ``(column names, rows)``.
+
+    ``sql`` is one statement, or several of which one returns rows (``create temp view v
+    as ...; select * from v``); :func:`run_statements` gives every result set.
+
+    :raises QueryError: as :func:`run_statements`, and when the SQL has more than one
+        statement that returns rows.
+    """
+    results = run_statements(dataset, sql, allow_external=allow_external, db=db)
+    if len(results) != 1:
+        raise QueryError(f"the SQL gives {len(results)} result sets, not one")
+    return results[0]
 
 
 def _json_text(value: object) -> str:

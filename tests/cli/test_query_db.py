@@ -240,3 +240,32 @@ def test_dir_without_sql_lists_tables_views_and_columns(dataset: Path, tmp_path:
     text = cli("query", dataset)
     assert text.stdout.splitlines()[0].split() == ["table", "┃", "kind", "┃", "column", "┃", "type"]
     assert cli("query").exit_code == 2  # neither DIR nor --db
+
+
+def test_several_statements_print_every_result_set(dataset: Path) -> None:
+    # New-user trial: "select 1; select 2" printed the last result alone.
+    n = run(dataset, "select count(*) from boards")[1][0][0]
+    r = cli("query", dataset, "select 7 as a; create temp view v as select count(*) as n from boards; select * from v")
+    assert r.exit_code == 0, r.output
+    assert [line.strip() for line in r.stdout.splitlines()] == ["a", "━━━", "7", "", "n", "━━━━", str(n)]
+    r = cli("query", dataset, "create temp view v as select 2 as b; select * from v", "-f", "json")
+    assert (r.exit_code, r.stdout) == (0, '[{"b": 2}]\n')
+
+
+def test_csv_and_json_take_one_result_set(dataset: Path, tmp_path: Path) -> None:
+    out = tmp_path / "x.csv"
+    for fmt in ("csv", "json"):
+        r = cli("query", dataset, f"select 1; copy (select 1) to '{out}'; select 2", "-f", fmt, "--allow-external")
+        assert r.exit_code == 2
+        assert r.stdout == ""
+        assert r.stderr == (
+            f"handrec: the SQL has 2 statements that return rows; --format {fmt} prints one "
+            "(run them one at a time, or print them as tables)\n"
+        )
+    assert not out.exists()  # refused before any statement ran
+
+
+def test_run_wants_one_result_set(dataset: Path) -> None:
+    with pytest.raises(QueryError, match="the SQL gives 2 result sets, not one"):
+        run(dataset, "select 1; select 2")
+    assert run(dataset, "create temp view v as select 3 as c; select * from v") == (["c"], [(3,)])
