@@ -18,11 +18,12 @@ builds one :class:`SiteSession` per session found by
   field scored the board.
 
 File names of pages are made by handrec (``board-3.html``, ``pair-2.html``), never from
-the input's text.
+the input's text other than a pair's number (``pair-12.html`` for pair 12).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -173,6 +174,7 @@ def site_sessions(
         _boards(s, ev, data)
         if event is not None:
             _attach(s, event, scores, data, flagged)
+            _name_pair_pages(s)
         sessions.append(s)
     note = _dd_views([b for s in sessions for b in s.boards], dd, progress)
     return sessions, note
@@ -257,8 +259,23 @@ def _attach(
 def _pair(s: SiteSession, name: str) -> SitePair:
     p = s.pairs.get(name)
     if p is None:
-        p = s.pairs[name] = SitePair(name, f"pair-{len(s.pairs) + 1}.html")
+        p = s.pairs[name] = SitePair(name, "")  # its page is named when all are known (_name_pair_pages)
     return p
+
+
+#: A pair or team number as the players know it (PairNS 12, a ScoreTable's PairId): its page's name.
+_PAIR_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
+
+
+def _name_pair_pages(s: SiteSession) -> None:
+    """Name each pair's page: ``pair-12.html`` for pair number 12 (a label of digits: PairNS /
+    PairEW, a ScoreTable's PairId), so a club can link a card by the number its players
+    know; a pair known by its names takes, in ranking order, the lowest number no pair has.
+    Names are made from digits alone, never from the input's other text."""
+    taken = {int(name) for name in s.pairs if _PAIR_NUMBER.fullmatch(name)}
+    free = (n for n in itertools.count(1) if n not in taken)
+    for name, p in s.pairs.items():
+        p.page = f"pair-{int(name) if _PAIR_NUMBER.fullmatch(name) else next(free)}.html"
 
 
 def _plus(score: int | None) -> str:

@@ -344,3 +344,49 @@ def test_a_vugraph_team_match_is_scored_in_imps_as_handrec_score_does(tmp_path: 
         assert "Teams: IMPs between the Open and Closed rooms." in page
     lin = json.loads(runner.invoke(app, ["score", str(TEAMS), "-f", "json"]).stdout)
     assert lin["method"] == "mp"
+
+
+_DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+
+
+def _numbered_pairs(pairs: list[tuple[str | None, str | None, int]]) -> str:
+    """Two boards, each played by the (PairNS, PairEW, tricks) given; a pair without a
+    number is known by its players' names (N1 - S1...)."""
+    games = []
+    for board in (1, 2):
+        for k, (ns, ew, tricks) in enumerate(pairs, 1):
+            ids = (f'[PairNS "{ns}"]\n' if ns else "") + (f'[PairEW "{ew}"]\n' if ew else "")
+            games.append(
+                f'[Event "Club pairs"]\n[Board "{board}"]\n[North "N{k}"]\n[South "S{k}"]\n[East "E{k}"]\n'
+                f'[West "W{k}"]\n{ids}[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{_DEAL}"]\n'
+                f'[Contract "4S"]\n[Declarer "N"]\n[Result "{tricks}"]\n'
+            )
+    return "\n".join(games)
+
+
+def test_a_pair_s_page_is_named_by_its_pair_number(tmp_path: Path) -> None:
+    # New-user trial: pair 12's card was pair-1.html (the order of the rankings), so a club
+    # could not link "your card" by the number the players know.
+    src = tmp_path / "pairs.pbn"
+    src.write_text(_numbered_pairs([("12", "5", 10), ("3", "7", 9), ("1", "2", 11)]), encoding="utf-8")
+    code, err, out = _site(tmp_path, str(src))
+    assert code == 0, err
+    pages = {p.name: _card_name(p) for p in (out / "s1").glob("pair-*.html")}
+    assert pages == {f"pair-{n}.html": n for n in ("1", "2", "3", "5", "7", "12")}
+
+
+def test_pairs_known_by_names_take_numbers_no_pair_has(tmp_path: Path) -> None:
+    src = tmp_path / "pairs.pbn"
+    src.write_text(_numbered_pairs([("1", "2", 10), (None, None, 9), ("3", None, 11)]), encoding="utf-8")
+    code, err, out = _site(tmp_path, str(src))
+    assert code == 0, err
+    pages = {p.name: _card_name(p) for p in (out / "s1").glob("pair-*.html")}
+    assert set(pages.values()) == {"1", "2", "3", "N2 - S2", "E2 - W2", "E3 - W3"}
+    assert {pages[f"pair-{n}.html"] for n in ("1", "2", "3")} == {"1", "2", "3"}
+    assert sorted(p for p, name in pages.items() if " - " in name) == ["pair-4.html", "pair-5.html", "pair-6.html"]
+
+
+def _card_name(page: Path) -> str:
+    """The pair or team a score card page is about: its heading without the screen-reader prefix."""
+    h1 = re.search(r"<h1>(.*?)</h1>", page.read_text(encoding="utf-8")).group(1)
+    return re.sub(r'<span class="vh">[^<]*</span>', "", h1)
