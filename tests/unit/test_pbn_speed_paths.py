@@ -170,6 +170,12 @@ _FRAME_PIECES = [
     GAME,
     '[Board "2"]\n[Deal "N:- - - -"]',
     "{c\n\n}",
+    "{c}",
+    "{a\nb}",
+    GAME + "\n{a\n\n" + GAME + "\n}",
+    GAME + " {claim} ;x",
+    "{open",
+    "}",
     "% PBN 2.1",
     "% EXPORT",
     "%x",
@@ -196,7 +202,7 @@ def _read_pbn(data: bytes, by_blocks: bool, board_limit: int | None, line_limit:
     return boards, [str(d) for d in inp.diagnostics]
 
 
-@pytest.mark.parametrize("seed", range(80))
+@pytest.mark.parametrize("seed", range(120))
 def test_blocks_frame_as_lines(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """parse_pbn frames the decoded blocks of Input.lines() (its fast path) into the same
     games, lines, offsets and diagnostics as the lines one by one, whatever the read size."""
@@ -273,3 +279,32 @@ def test_export_tag_form_as_the_regex_check(line: str, monkeypatch: pytest.Monke
     parser._TAG_LINES.clear()
     assert fast == f020(reader.parse_pbn_text(text))
     assert any("alone on its line" in m for _, _, m in fast) == (line not in ('[Board "1"]', '[Board "a\\"b"]'))
+
+
+def test_blocks_frame_games_with_comments_without_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games with brace comments (claims, commentary: a tenth of real files' boards) are framed
+    alone, not the rest of the file line by line; a comment open over an empty line is left to
+    the lines from there; a % EXPORT met in such a game holds for the plain games after it."""
+    game = GAME.rstrip("\n")
+    long_site = '[Site "' + "x" * 300 + '"]\n' + game
+    pieces = [game, game + "\n{claim}", game, "% EXPORT\n" + game, long_site, "{a\n\n" + game + "\n}", game]
+    text = "\n\n".join(pieces) + "\n"
+    framed: list[str] = []  # the first line of each run of the line-by-line framing
+    real = framing._frame
+
+    def spy(lines, *args):
+        lines = list(lines)
+        framed.append(lines[0])
+        return real(lines, *args)
+
+    monkeypatch.setattr(framing, "_frame", spy)
+    boards, diags = _read_pbn(text.encode(), True, None, 1 << 20)
+    monkeypatch.setattr(framing, "_frame", real)
+    assert (boards, diags) == _read_pbn(text.encode(), False, None, 1 << 20)
+    assert framed == ['[Event "x"]', "% EXPORT", "{a", "{a"]  # the last: tried alone, then from there on
+    assert len(boards) == 6  # the game inside the open comment is comment
+    site_line = text[: text.index("[Site")].count("\n") + 1
+    assert [d for d in diags if ": F021 " in d] == [
+        f"t.pbn:{site_line}:1: F021 warning: line is 311 characters long counting a CR LF line end "
+        "(as export format ends lines); export format allows 255"
+    ]

@@ -230,9 +230,11 @@ def _frame_blocks(
     of a plain block (:func:`_plain_block`) at once, without splitting it into lines.
 
     The escape lines and empty lines that begin the file are read first (as :func:`_frame`
-    reads them); the games of plain blocks are cut at empty lines (a game that goes on into
-    the next block is carried over); from the first block that is not plain (or not text)
-    on, or a carried game over :data:`_CARRY_MAX`, :func:`_frame` reads the lines.
+    reads them); the games of a block are cut at empty lines (a game that goes on into the
+    next block is carried over), a plain one (:func:`_plain_block`) yielded as it is, any
+    other framed by :func:`_frame` alone (:func:`_frames_of`: a comment, an escape line,
+    separators of spaces); from a brace comment open at an empty line, an item that is not
+    text, or a carried game over :data:`_CARRY_MAX` on, :func:`_frame` reads the lines.
     """
     events = state.events
     limit = max_chars if max_chars is not None else 1 << 62
@@ -273,7 +275,7 @@ def _frame_blocks(
                 continue
             text = text[pos:]
             head = False
-        if text is None or not _plain_block(text) or (carry is not None and len(carry) > _CARRY_MAX):
+        if text is None or (carry is not None and len(carry) > _CARRY_MAX):
             rest = chain.from_iterable(map(_lines_of, items))
             if text is not None:
                 lines: Iterable[str] = chain(text.split("\n"), rest)
@@ -301,6 +303,18 @@ def _frame_blocks(
                     break
                 end = n - 1
             game = text[pos:end]
+            if not _plain_block(game):
+                frames = _frames_of(game, state, max_chars, lineno, offset)
+                if frames is None:  # a brace comment open at the empty line: the lines from here
+                    rest = chain.from_iterable(map(_lines_of, items))
+                    yield from _frame(chain(text[pos:].split("\n"), rest), state, max_chars, lineno, offset)
+                    return
+                yield from frames
+                export = state.export
+                lineno += game.count("\n") + 1
+                offset += len(game) + 1
+                pos = end + 1
+                continue
             first_line = lineno + 1
             if export:
                 game_lines = game.split("\n")
@@ -311,7 +325,9 @@ def _frame_blocks(
             lineno += game.count("\n") + 1
             offset += len(game) + 1
             pos = end + 1
-    if carry is not None:  # the last game, with no separator after it
+    if carry is not None and not _plain_block(carry):  # the last game: what the lines give
+        yield from _frame(carry.split("\n"), state, max_chars, lineno, offset)
+    elif carry is not None:  # the last game, with no separator after it
         first_line = lineno + 1
         if state.export:
             game_lines = carry.split("\n")
@@ -319,6 +335,27 @@ def _frame_blocks(
                 _line_faults(game_lines, first_line, events)
         if carry[0] != ";" or any(line[:1] != ";" for line in carry.split("\n")):
             yield first_line, offset, carry if len(carry) <= limit else _TOO_BIG, None
+
+
+def _frames_of(
+    game: str, state: _FrameState, max_chars: int | None, lineno: int, offset: int
+) -> list[tuple[int, int, str | None, tuple[int, int] | None]] | None:
+    """:func:`_frame` of the lines of ``game`` (whole lines up to an empty line, starting after
+    one), or ``None`` when a brace comment is still open at their end (an empty line inside a
+    comment ends no game, so the lines must be framed on from there), ``state`` then as it was.
+
+    Framing restarts at any empty line outside a comment (no game is open there), so the
+    games of such a block are those that :func:`_frame` finds over the whole file."""
+    escapes = state.escapes
+    before = (state.export, state.version, len(state.events), len(escapes) if escapes is not None else 0)
+    frames = list(_frame(game.split("\n"), state, max_chars, lineno, offset))
+    if not frames or frames[-1][3] is None:
+        return frames
+    state.export, state.version = before[0], before[1]
+    del state.events[before[2] :]
+    if escapes is not None:
+        del escapes[before[3] :]
+    return None
 
 
 def _drop(buf: list[str], first_line: int, lineno: int, state: _FrameState) -> _Dropped:
