@@ -360,6 +360,19 @@ def test_import_format_line_over_255_characters(tmp_path: Path) -> None:
     )
     f.write_text(game(1).replace('[Event "Club"]', f'[Event "{"x" * 243}"]'), encoding="utf-8")  # 254 and LF
     assert "F026" not in CliRunner().invoke(app, ["validate", "--strict", str(f)]).stdout
+    # long lines inside the game, the last one ending the file: each at its own line
+    text = game(1).rstrip("\n") + "\n{" + "y" * 298 + "}"
+    text = text.replace('[Event "Club"]', '[Event "Club"]\n{' + "z" * 253 + "}")
+    f.write_text(text, encoding="utf-8")
+    lines = text.split("\n")
+    r = CliRunner().invoke(app, ["validate", "--strict", str(f)])
+    assert [line for line in r.stdout.splitlines() if "F026" in line] == [
+        f"{f}:{lines.index(x) + 1}:1: F026 warning: line is {len(x) + 1} characters long counting a one-character "
+        "line end; PBN allows 255"
+        for x in lines
+        if len(x) > 254
+    ]
+    assert len([x for x in lines if len(x) > 254]) == 2
 
 
 # --- case 9: convert counts as validate does; the diagnostics table tells strict codes apart --

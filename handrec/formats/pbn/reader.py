@@ -177,7 +177,8 @@ def _swallowed_tags(text: str, at: int) -> str:
 #: The longest line of import format without its line end (PBN 2.1 §2.3: 255 characters with
 #: it; the shortest line end, LF, counted).
 _MAX_IMPORT_LINE = 254
-_LONG_LINE_RE = re.compile(r"[^\n]{" + str(_MAX_IMPORT_LINE + 1) + ",}")
+#: Anchored at line starts: unanchored, the search tries every character of every line.
+_LONG_LINE_RE = re.compile(r"(?m)^[^\n]{" + str(_MAX_IMPORT_LINE + 1) + ",}")
 
 
 def _import_line_faults(text: str, origin: Origin, file_diagnostics: list[Diagnostic]) -> list[Diagnostic]:
