@@ -106,7 +106,9 @@ def validate(
     unlikely first.  Without any solver, a deal whose play fits it only with
     the hands turned (D215) is always reported.
     """
-    from concurrent.futures.process import BrokenProcessPool
+    # BrokenProcessPool's base: concurrent.futures.process imports multiprocessing, which only
+    # a run with a pool needs
+    from concurrent.futures import BrokenExecutor
     from contextlib import nullcontext
 
     from handrec.inputs.status import entry_status
@@ -164,7 +166,7 @@ def validate(
                         all_diags.append(doc)
                     else:
                         reading.write(out, _printable(str(d)) + "\n")
-    except BrokenProcessPool:
+    except BrokenExecutor:  # BrokenProcessPool: a worker died
         out.flush()
         typer.echo("handrec: a worker process stopped unexpectedly (killed, or out of memory?); try --jobs 1", err=True)
         raise typer.Exit(2) from None

@@ -21,10 +21,25 @@ ROOT = Path(__file__).parents[2]
 #: Imported only inside the commands that need them (issue #23 item 4).
 HEAVY = ("pyarrow", "duckdb", "jinja2", "typst", "numpy", "endplay", "dask", "pandas")
 
+#: Imported by ``handrec validate`` only when the input needs them: the checks of claimed
+#: figures and score tables (and the scoring of every method they bring) for a file that claims
+#: some; multiprocessing for a run with a process pool.  A small plain file needs none.
+VALIDATE_LAZY = (
+    "handrec.events.checks_tags",
+    "handrec.events.checks_tables",
+    "handrec.events.claims",
+    "handrec.events.report",
+    "handrec.events.rubber_chicago",
+    "handrec.scoring.rubber",
+    "handrec.scoring.minibridge",
+    "multiprocessing",
+    "concurrent.futures.process",
+)
 
-def _loaded_after(args: list[str]) -> tuple[int, list[str], str]:
+
+def _loaded_after(args: list[str], modules: tuple[str, ...] = HEAVY) -> tuple[int, list[str], str]:
     """Run ``handrec ARGS`` in a fresh interpreter: its exit status (1, errors found, counts as 0),
-    the HEAVY modules it left in ``sys.modules`` and its output."""
+    the ``modules`` (default HEAVY) it left in ``sys.modules`` and its output."""
     code = (
         "import json, sys\n"
         "argv, heavy = json.loads(sys.argv[1]), json.loads(sys.argv[2])\n"
@@ -41,7 +56,7 @@ def _loaded_after(args: list[str]) -> tuple[int, list[str], str]:
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     out = subprocess.run(
-        [sys.executable, "-c", code, json.dumps(args), json.dumps(HEAVY)],
+        [sys.executable, "-c", code, json.dumps(args), json.dumps(modules)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -70,6 +85,25 @@ def test_quick_commands_import_no_heavy_library(args: list[str]) -> None:
     assert loaded == []
     if args[0] == "validate":  # the command did its work: the summary line is there
         assert " boards, " in stdout
+
+
+@pytest.mark.parametrize("path", ["sample_data/club_pairs.pbn", "sample_data/bbo_hands.lin"])
+def test_validate_imports_what_the_file_needs(path: str) -> None:
+    status, loaded, stdout = _loaded_after(["validate", path], VALIDATE_LAZY)
+    assert status == 0
+    assert loaded == []
+    assert " boards, " in stdout
+
+
+def test_a_file_with_claims_imports_their_checks(tmp_path: Path) -> None:
+    # the check of the lazy imports sees them: the same file with a ScoreMP claim
+    text = (ROOT / "sample_data" / "club_pairs.pbn").read_text(encoding="utf-8")
+    claimed = tmp_path / "claimed.pbn"
+    claimed.write_text(text.replace('[Board "1"]', '[Board "1"]\n[ScoreMP "NS 1"]', 1), encoding="utf-8")
+    status, loaded, stdout = _loaded_after(["validate", str(claimed)], VALIDATE_LAZY)
+    assert status == 0
+    assert {"handrec.events.checks_tags", "handrec.events.claims"} <= set(loaded)
+    assert "multiprocessing" not in loaded  # read in one process
 
 
 def test_the_check_sees_a_heavy_import() -> None:
