@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated
 
@@ -199,6 +198,8 @@ def validate(
             doc["dd_worklist"] = [d.to_dict() for d in order(worklist)]
         if stopped:
             doc["stopped"] = True
+        import json  # here: the text output needs none (start-up)
+
         json.dump(doc, out, ensure_ascii=False, indent=1)
         out.write("\n")
     else:

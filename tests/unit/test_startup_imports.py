@@ -8,7 +8,6 @@ interpreter; after the command has finished, its ``sys.modules`` must not hold p
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -23,8 +22,13 @@ HEAVY = ("pyarrow", "duckdb", "jinja2", "typst", "numpy", "endplay", "dask", "pa
 
 #: Imported by ``handrec validate`` only when the input needs them: the checks of claimed
 #: figures and score tables (and the scoring of every method they bring) for a file that claims
-#: some; multiprocessing for a run with a process pool.  A small plain file needs none.
+#: some; the travellers for boards played more than once; sqlite3 for an input too big to keep
+#: its records in memory; json for ``--format json``; multiprocessing for a run with a process
+#: pool.  The two sample files (boards played once, no claims) need none.
 VALIDATE_LAZY = (
+    "handrec.events.travellers",
+    "sqlite3",
+    "json",
     "handrec.events.checks_tags",
     "handrec.events.checks_tables",
     "handrec.events.claims",
@@ -40,10 +44,11 @@ VALIDATE_LAZY = (
 def _loaded_after(args: list[str], modules: tuple[str, ...] = HEAVY) -> tuple[int, list[str], str]:
     """Run ``handrec ARGS`` in a fresh interpreter: its exit status (1, errors found, counts as 0),
     the ``modules`` (default HEAVY) it left in ``sys.modules`` and its output."""
+    # json is not imported here: it is one of the modules looked for
     code = (
-        "import json, sys\n"
-        "argv, heavy = json.loads(sys.argv[1]), json.loads(sys.argv[2])\n"
-        "sys.argv = ['handrec', *argv]\n"
+        "import sys\n"
+        "heavy = sys.argv[1].split(',')\n"
+        "sys.argv = ['handrec', *sys.argv[2:]]\n"
         "from handrec.cli import main\n"
         "status = 0\n"
         "try:\n"
@@ -51,12 +56,12 @@ def _loaded_after(args: list[str], modules: tuple[str, ...] = HEAVY) -> tuple[in
         "except SystemExit as e:\n"
         "    status = e.code or 0\n"
         "sys.stdout.flush()\n"
-        "print('\\nLOADED ' + json.dumps([m for m in heavy if m in sys.modules]))\n"
+        "print('\\nLOADED:' + ','.join(m for m in heavy if m in sys.modules))\n"
         "sys.exit(0 if status in (0, 1) else status)\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     out = subprocess.run(
-        [sys.executable, "-c", code, json.dumps(args), json.dumps(modules)],
+        [sys.executable, "-c", code, ",".join(modules), *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -64,8 +69,8 @@ def _loaded_after(args: list[str], modules: tuple[str, ...] = HEAVY) -> tuple[in
         timeout=120,
     )
     last = out.stdout.rstrip().rsplit("\n", 1)[-1]
-    assert last.startswith("LOADED "), out.stderr
-    return out.returncode, json.loads(last.removeprefix("LOADED ")), out.stdout
+    assert last.startswith("LOADED:"), out.stderr
+    return out.returncode, [m for m in last.removeprefix("LOADED:").split(",") if m], out.stdout
 
 
 @pytest.mark.parametrize(
@@ -104,6 +109,12 @@ def test_a_file_with_claims_imports_their_checks(tmp_path: Path) -> None:
     assert status == 0
     assert {"handrec.events.checks_tags", "handrec.events.claims"} <= set(loaded)
     assert "multiprocessing" not in loaded  # read in one process
+    doubled = tmp_path / "doubled.pbn"
+    doubled.write_text(text + "\n" + text, encoding="utf-8")  # every board played twice
+    status, loaded, stdout = _loaded_after(["validate", "--format", "json", str(doubled)], VALIDATE_LAZY)
+    assert status == 0
+    assert {"handrec.events.travellers", "json"} <= set(loaded)
+    assert '"boards": 16' in stdout
 
 
 def test_the_check_sees_a_heavy_import() -> None:
