@@ -22,16 +22,17 @@ HEAVY = ("pyarrow", "duckdb", "jinja2", "typst", "numpy", "endplay", "dask", "pa
 
 #: Imported by ``handrec validate`` only when the input needs them: the checks of claimed
 #: figures and score tables (and the scoring of every method they bring) for a file that claims
-#: some; the travellers for boards played more than once; sqlite3 for an input too big to keep
-#: its records in memory; json for ``--format json``; multiprocessing for a run with a process
-#: pool; the scorers (and fractions) for a file that is scored.  The two sample files (boards
-#: played once, no claims) need none.
+#: some; the travellers for boards played more than once; the scorers (and fractions) for a
+#: file that is scored; sqlite3 for an input too big to keep its records in memory; json for
+#: ``--format json``; gzip for a gzipped input; multiprocessing for a run with a process pool.
+#: The two sample files (boards played once, no claims) need none.
 VALIDATE_LAZY = (
     "handrec.events.travellers",
     "handrec.scoring.traveller",
     "fractions",
     "sqlite3",
     "json",
+    "gzip",
     "handrec.events.checks_tags",
     "handrec.events.checks_tables",
     "handrec.events.claims",
