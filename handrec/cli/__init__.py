@@ -11,8 +11,10 @@ import sys
 from collections.abc import Sequence
 
 from handrec.cli.interrupt import guard, run
+from handrec.cli.startup import imports_without_gc
 
-with guard():  # Ctrl-C while the commands are imported: one line, status 130
+# Ctrl-C while the commands are imported: one line, status 130; no garbage collection meanwhile
+with guard(), imports_without_gc("handrec.cli.app"):
     import typer
     from typer.main import get_command_name
 

@@ -112,8 +112,11 @@ def validate(
     from concurrent.futures import BrokenExecutor
     from contextlib import nullcontext
 
-    from handrec.inputs.status import entry_status
-    from handrec.runs.validate import validate_paths
+    from handrec.cli.startup import imports_without_gc
+
+    with imports_without_gc("handrec.runs.validate"):  # the model, the rules, the checks
+        from handrec.inputs.status import entry_status
+        from handrec.runs.validate import validate_paths
 
     if dd:
         _require_solver()

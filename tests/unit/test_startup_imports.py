@@ -164,3 +164,24 @@ def test_no_lark_cache_where_it_is_not_safe(tmp_path: Path, monkeypatch: pytest.
     assert lark_cache_dir() is None
     monkeypatch.setenv("HANDREC_LARK_CACHE", str(tmp_path / "mine"))
     assert lark_cache_dir() == tmp_path / "mine"
+
+
+def test_imports_without_gc_leaves_the_collector_as_it_was() -> None:
+    import gc
+
+    from handrec.cli.startup import imports_without_gc
+
+    assert gc.isenabled()
+    try:
+        with imports_without_gc("handrec.no_such_module_yet"):  # a block that imports it: paused
+            assert not gc.isenabled()
+        assert gc.isenabled()
+        with imports_without_gc("handrec.cli"):  # imported already: nothing changes
+            assert gc.isenabled()
+        gc.disable()
+        with imports_without_gc("handrec.no_such_module_yet"):
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # off before, off after
+    finally:
+        gc.enable()
+        gc.unfreeze()
