@@ -7,7 +7,6 @@ In the source tree the folders are the top-level ``grammars/`` and
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 __all__ = ["grammar_text", "templates_dir"]
@@ -21,6 +20,8 @@ def _folder(package: str, fallback: str) -> Path:
     own = _ROOT / fallback
     if (_ROOT / "pyproject.toml").is_file() and own.is_dir():
         return own
+    from importlib import resources  # here: a source checkout needs none (start-up, #23 item 4)
+
     try:
         p = resources.files(package)
         if p.is_dir():

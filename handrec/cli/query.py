@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -116,6 +115,8 @@ def query(
             write_csv(PlainWriter(sys.stdout), cols, rows)
     elif format is RowFormat.json:
         out = PlainWriter(sys.stdout, json=True)
+        import json  # here: the other formats need none, and every command's start imports this module
+
         for cols, rows in results:
             json.dump([dict(zip(cols, r)) for r in rows], out, default=str, ensure_ascii=False)
             out.write("\n")

@@ -1,8 +1,9 @@
 """``handrec validate``: replay every board of the inputs and print each fault (file, line, column, code)."""
 
-from __future__ import annotations
+# No "from __future__ import annotations" here: Typer reads the command's parameters from its
+# annotations at each start, and evaluated once as the module is imported they are not compiled
+# from strings again (typing.get_type_hints): 2-3 ms of every validate run (start-up, #23 item 4).
 
-import json
 import sys
 from typing import Annotated
 
@@ -106,11 +107,16 @@ def validate(
     unlikely first.  Without any solver, a deal whose play fits it only with
     the hands turned (D215) is always reported.
     """
-    from concurrent.futures.process import BrokenProcessPool
+    # BrokenProcessPool's base: concurrent.futures.process imports multiprocessing, which only
+    # a run with a pool needs
+    from concurrent.futures import BrokenExecutor
     from contextlib import nullcontext
 
-    from handrec.inputs.status import entry_status
-    from handrec.runs.validate import validate_paths
+    from handrec.cli.startup import imports_without_gc
+
+    with imports_without_gc("handrec.runs.validate"):  # the model, the rules, the checks
+        from handrec.inputs.status import entry_status
+        from handrec.runs.validate import validate_paths
 
     if dd:
         _require_solver()
@@ -164,7 +170,7 @@ def validate(
                         all_diags.append(doc)
                     else:
                         reading.write(out, _printable(str(d)) + "\n")
-    except BrokenProcessPool:
+    except BrokenExecutor:  # BrokenProcessPool: a worker died
         out.flush()
         typer.echo("handrec: a worker process stopped unexpectedly (killed, or out of memory?); try --jobs 1", err=True)
         raise typer.Exit(2) from None
@@ -197,6 +203,8 @@ def validate(
             doc["dd_worklist"] = [d.to_dict() for d in order(worklist)]
         if stopped:
             doc["stopped"] = True
+        import json  # here: the text output needs none (start-up)
+
         json.dump(doc, out, ensure_ascii=False, indent=1)
         out.write("\n")
     else:

@@ -116,26 +116,18 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from handrec.diagnostics import Diagnostic, make
 from handrec.events.checks_boards import _boards_twice, _pairs_twice
-from handrec.events.checks_tables import _check_tables
-from handrec.events.checks_tags import (
-    _at,
-    _check_imp,
-    _check_mp,
-    _check_percentage,
-    _check_rubber,
-    _Context,
-    _impossible,
-)
-from handrec.events.claims import impossible_claim, parse_claim
 from handrec.events.games import GameRecord, record
 from handrec.events.sessions import dated, session_dates_of
 from handrec.events.spill import SPILL_RECORDS, RecordSpill
-from handrec.events.travellers import Traveller, travellers
 from handrec.model import Board
 from handrec.rules.replay import Replay
+
+if TYPE_CHECKING:
+    from handrec.events.travellers import Traveller
 
 __all__ = ["EventChecker", "check_event", "check_pairs"]
 
@@ -211,14 +203,22 @@ def _check_groups(spill: RecordSpill, wanted: bool) -> list[Diagnostic]:
     if wanted:
         most: dict[tuple[str, str], int] = {}
         for g in groups():
-            for k, n in _most(travellers(g, tables=False)).items():
+            for k, n in _most(_travellers(g)).items():
                 most[k] = max(most.get(k, 0), n)
         for g in groups():
-            out.extend(_check_dated(g, travellers(g, tables=False), most))
+            out.extend(_check_dated(g, _travellers(g), most))
     else:
         for g in groups():
             out.extend(_pairs_dated(g))
     return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
+
+
+def _travellers(recs: Iterable[GameRecord]) -> list[Traveller]:
+    """:func:`handrec.events.travellers.travellers` of the records, without the score tables."""
+    # imported here: a file whose boards are each played once builds no traveller (start-up)
+    from handrec.events.travellers import travellers
+
+    return travellers(recs, tables=False)
 
 
 def _most(trs: Iterable[Traveller]) -> dict[tuple[str, str], int]:
@@ -234,7 +234,7 @@ def _most(trs: Iterable[Traveller]) -> dict[tuple[str, str], int]:
 def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagnostic]:
     """Check every claimed figure of one input's records (see the module doc); sorted diagnostics."""
     rs = dated(recs)
-    trs = travellers(rs, tables=False)
+    trs = _travellers(rs)
     out = _check_dated(rs, trs, _most(trs))
     return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
 
@@ -242,6 +242,20 @@ def check_event(recs: Sequence[GameRecord] | Iterable[GameRecord]) -> list[Diagn
 def _check_dated(rs: list[GameRecord], trs: list[Traveller], most: dict[tuple[str, str], int]) -> list[Diagnostic]:
     """:func:`check_event` of records already :func:`dated`, their travellers and the sessions'
     most-played boards given; diagnostics not sorted."""
+    # imported here: only an input that claims figures gets here, and these checks bring the
+    # scoring of every method (rubber, Chicago, IMPs...), 0.03 s of a start (#23 item 4)
+    from handrec.events.checks_tables import _check_tables
+    from handrec.events.checks_tags import (
+        _at,
+        _check_imp,
+        _check_mp,
+        _check_percentage,
+        _check_rubber,
+        _Context,
+        _impossible,
+    )
+    from handrec.events.claims import impossible_claim, parse_claim
+
     trav_of: dict[int, tuple[Traveller, int]] = {}
     for t in trs:
         for i, e in enumerate(t.entries):
@@ -296,5 +310,5 @@ def _pairs_dated(recs: list[GameRecord]) -> list[Diagnostic]:
     keys = [r.key for r in recs]
     again = {k for k, n in Counter(keys).items() if n > 1 and k is not None}
     if again:
-        out.extend(_pairs_twice(travellers([r for r, k in zip(recs, keys) if k in again], tables=False)))
+        out.extend(_pairs_twice(_travellers([r for r, k in zip(recs, keys) if k in again])))
     return out

@@ -11,13 +11,16 @@ dealer and vulnerability); PBN 2.1 §3.4.10.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from handrec.diagnostics import CODES, Diagnostic, make
 from handrec.events.games import GameRecord
-from handrec.events.travellers import Traveller
 from handrec.model import Span
 from handrec.rules.board import dealer_for_board, own_vulnerability, vulnerability_for_board
 from handrec.rules.replay import _PBN_VUL
+
+if TYPE_CHECKING:
+    from handrec.events.travellers import Traveller
 
 #: A fault of a whole game (S612, S614): at its first line, column 1 (columns are 1-based).
 _GAME = Span(1, 1)

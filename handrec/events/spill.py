@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import itertools
 import pickle
-import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
@@ -56,6 +55,8 @@ class RecordSpill:
     """
 
     def __init__(self) -> None:
+        import sqlite3  # here: only an input past SPILL_RECORDS boards spills (start-up, #23 item 4)
+
         # "" is a private temporary database on disk, deleted when closed (SQLite docs,
         # "Temporary Databases"): nothing to clean up after a crash either.
         self._db = sqlite3.connect("", isolation_level=None, check_same_thread=False)

@@ -11,7 +11,6 @@ given when a read fails (F001, :class:`~handrec.inputs.limits.InputError`) are m
 from __future__ import annotations
 
 import bz2
-import gzip
 import lzma
 import os
 import re
@@ -280,6 +279,8 @@ _LINE_END = re.compile(rb"\r\n?|\n")  # a CR LF is one line end (so a line read 
 
 def _decompressor(kind: str, path: str | BinaryIO) -> _Readable:
     if kind == "gzip":
+        import gzip  # here: a plain file needs none (bz2 and lzma: shutil imports them anyway)
+
         return gzip.open(path, "rb")
     if kind == "bz2":
         return bz2.open(path, "rb")

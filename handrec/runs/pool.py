@@ -8,16 +8,18 @@ uses the same function.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["start_pool", "stop_pool", "run_stoppable", "result", "Stopped", "KILL_AFTER"]
 
@@ -96,6 +98,10 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
 
     The workers are started before returning, so the caller may start threads afterwards.
     """
+    # imported here, by the runs that start a pool: a small validate run is read in one process
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     ctx = None
     if sys.platform.startswith("linux") and threading.active_count() == 1:
         ctx = multiprocessing.get_context("fork")

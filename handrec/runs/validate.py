@@ -67,14 +67,15 @@ reading ends there.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import os
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future
+
+# BrokenExecutor, not concurrent.futures.process.BrokenProcessPool (its only kind here):
+# that module imports multiprocessing, which only a run with a pool needs (handrec.runs.pool)
+from concurrent.futures import BrokenExecutor, Executor, Future
 from concurrent.futures import wait as futures_wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, NamedTuple
@@ -660,7 +661,7 @@ class _Reporter:
                 if self._emit(rep, ds, numbers):
                     rep.stopped = True
                     return rep
-        except BrokenProcessPool:
+        except BrokenExecutor:  # the pool is broken (BrokenProcessPool): not a fault of this input
             raise
         except Exception as e:  # a bug, not an input fault: reported as one
             text = str(e) if isinstance(e, _Failed) else _error(e)
@@ -793,6 +794,8 @@ def _run(
             bounds = parts._bounds(jobs, part_bytes, early=max_errors is not None)
             parallel, head = parts._plan(entries, pool_bytes, bounds)
             if parallel:
+                import multiprocessing  # a pool's run only (see BrokenExecutor above)
+
                 from handrec.runs.pool import start_pool
 
                 stop = multiprocessing.Event()

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from handrec.model import Side
+from handrec.scoring import MAX_MULTIPLICITY  # noqa: F401 - given here too (events, checks)
 from handrec.scoring.imps import imps
 
 __all__ = [
@@ -49,11 +50,6 @@ __all__ = [
 
 K = TypeVar("K", bound=Hashable)
 Number = int | Fraction
-
-
-#: The largest Multiplicity a ScoreTable row may claim (the number of tables with that result):
-#: larger is not a field of players but a fault, and a row is never expanded beyond it.
-MAX_MULTIPLICITY = 10_000
 
 
 def _scores(scores: Iterable[Number]) -> list[Number]:

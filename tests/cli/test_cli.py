@@ -531,3 +531,35 @@ def test_every_summary_counts_boards_alike(tmp_path: Path) -> None:
         "generate": f"32 boards (8 deals x 4 tables) -> {tmp_path / 'g.pbn'}",
     }
     assert run("validate", tmp_path / "g.pbn").output.splitlines()[-1] == "1 files, 32 boards, 0 errors, 0 warnings"
+
+
+def _command_names() -> list[str]:
+    from typer.main import get_command_name
+
+    return [c.name or get_command_name(c.callback.__name__) for c in app.registered_commands]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[name, "--help"] for name in _command_names()]
+    + [["validate", str(SAMPLE / "club_pairs.pbn")], ["validate", "--no-such-option"], ["codes", "S601"], ["dd"]],
+    ids=" ".join,
+)
+def test_a_command_alone_runs_as_in_the_whole_app(args: list[str]) -> None:
+    """handrec.cli.main hands Typer the one command named (#23 item 4, start-up): the same
+    output, errors and exit status as the whole app."""
+    from handrec.cli import for_command
+
+    alone = for_command(app, args)
+    assert alone is not app and [c.callback for c in alone.registered_commands] == [
+        c.callback for c in app.registered_commands if (c.name or c.callback.__name__) == args[0]
+    ]
+    got, want = runner.invoke(alone, args), runner.invoke(app, args)
+    assert (got.exit_code, got.stdout, got.stderr) == (want.exit_code, want.stdout, want.stderr)
+
+
+@pytest.mark.parametrize("args", [[], ["--help"], ["--version"], ["validat", "x.pbn"], ["-f", "json"]])
+def test_no_command_named_gets_the_whole_app(args: list[str]) -> None:
+    from handrec.cli import for_command
+
+    assert for_command(app, args) is app

@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import handrec.events.checks as cs
 from handrec.cli import app
 from handrec.events.checks import EventChecker, check_event, check_pairs
 from handrec.events.event_score import score_event
@@ -268,7 +267,7 @@ def test_many_single_games_stay_cheap(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_travellers(*args: object, **kw: object) -> list:
         raise AssertionError("travellers built for boards played once")
 
-    monkeypatch.setattr(cs, "travellers", no_travellers)
+    monkeypatch.setattr("handrec.events.travellers.travellers", no_travellers)  # imported by checks when needed
     recs = [
         GameRecord(Origin("big.pbn", line=1 + 20 * i, index=i), "Big", str(i + 1), i + 1, A, ns=f"N{i}", ew=f"E{i}")
         for i in range(20_000)

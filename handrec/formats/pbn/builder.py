@@ -21,7 +21,6 @@ from lark import Lark
 from handrec.diagnostics import make
 from handrec.formats.pbn.annotations import _notes
 from handrec.formats.pbn.auction_section import _auction, _call_anchors
-from handrec.formats.pbn.export_checks import _export_check
 from handrec.formats.pbn.parser import _AUCTION, _LEAD, _NAME, _PLAY, _TAGS, _parse_block, _Scanner, _Section
 from handrec.formats.pbn.play_layout import TRUMP_UNKNOWN, play_trump
 from handrec.formats.pbn.play_section import _no_trump_why, _play
@@ -229,6 +228,9 @@ class _BoardBuilder:
                 section = "Auction" if table.name == "AuctionTimeTable" else "Play"
                 issues.append(("T125", table.span, {"table": table.name, "detail": f"no {section} section before it"}))
         if self.export:
+            # imported by a file that says "% EXPORT" only: its checks and their patterns (start-up)
+            from handrec.formats.pbn.export_checks import _export_check
+
             unknown_sections = frozenset(g + shift for _, g in table_at if tags[g + shift].name not in TABLES)
             _export_check(
                 sections,

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from handrec.formats.pbn.tags import _DEC, _INT, _SEAT_LETTERS, TagValueError, _bad, _contract, _names, _number, _text
 from handrec.model import Call, Card, Contract, ModelError, Seat, Strain, Suit, Table
-from handrec.scoring.traveller import MAX_MULTIPLICITY
+from handrec.scoring import MAX_MULTIPLICITY
 
 __all__ = ["TABLES", "TableSpec", "Artificial", "typed_cell", "table_records"]
 
