@@ -409,7 +409,9 @@ def board_row(board_id: int, a: Analysis) -> dict[str, Any]:
     ``by_law``, ``from_tags``, ``unknown``; issue #18).
     """
     auction = a.board.auction
-    return dict(zip(_BOARD_COLUMNS, _board_row(board_id, a, None if auction is None else str(auction), None)))
+    row = dict(zip(_BOARD_COLUMNS, _board_row(board_id, a, None if auction is None else str(auction), None)))
+    row["faults"] = list(row["faults"])
+    return row
 
 
 #: The columns of ``boards``, in the order of the tuples of :func:`_board_row` (its schema's).
@@ -529,7 +531,7 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None, rec: GameRe
         warnings,
         *_NO_DD,
         *fig[7:],
-        faults,
+        tuple(faults) if faults else (),  # (a row of atoms and tuples only: the collector leaves it alone)
         "faulty" if errors else "clean",
         r.contract_status,
         r.play_status,
