@@ -27,6 +27,7 @@ file's metadata with the handrec version.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 import pyarrow as pa
@@ -421,6 +422,8 @@ _DD_AT = {f.name: _BOARD_COLUMNS.index(f.name) for f in _DD_BOARD_FIELDS}
 _DD_START = _BOARD_COLUMNS.index(_DD_BOARD_FIELDS[0].name)
 assert _BOARD_COLUMNS[_DD_START : _DD_START + len(_DD_BOARD_FIELDS)] == tuple(f.name for f in _DD_BOARD_FIELDS)
 _NO_DD = (None,) * len(_DD_BOARD_FIELDS)
+_ALERT = attrgetter("alert")
+_ANNOTATION = attrgetter("annotation")
 _CLAIMS_AT = _BOARD_COLUMNS.index(_CLAIM_FIELDS[0].name)
 _FILE_DD_AT = _BOARD_COLUMNS.index(_FILE_DD_FIELDS[0].name)
 assert FIGURE_COLUMNS == (
@@ -608,7 +611,7 @@ class TableBuffers:
         if auction is not None:
             calls = auction.calls
             n = len(calls)
-            texts = [str(call) for call in calls]
+            texts = list(map(str, calls))
             auction_text = " ".join(texts)
             dealer = auction.dealer
             if type(dealer) is Seat:
@@ -621,8 +624,8 @@ class TableBuffers:
             cols["call_index"].extend(range(n))
             cols["seat"].extend(seats)
             cols["call"].extend(texts)
-            cols["alert"].extend([call.alert for call in calls])
-            cols["annotation"].extend([call.annotation for call in calls])
+            cols["alert"].extend(map(_ALERT, calls))
+            cols["annotation"].extend(map(_ANNOTATION, calls))
         row = _board_row(bid, a, auction_text, record)
         if dd:
             leads = dd.get("leads")

@@ -106,8 +106,9 @@ def read_rows(
         rec = record(board, a.replay)
         if dd is None:
             buf.add(a, None, rec)
-            e += a.errors
-            w += a.warnings
+            if a.diagnostics:
+                e += a.errors
+                w += a.warnings
         else:
             held[id(board)] = rec
             for a_, dd_row in dd.push(a):
