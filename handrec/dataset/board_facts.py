@@ -15,7 +15,15 @@ from handrec.dd.table import DD_SEATS, DD_STRAINS
 from handrec.formats.pbn.tags import typed_value
 from handrec.model import Contract, Side
 
-__all__ = ["contract_facts", "file_figures", "FACT_COLUMNS", "FIGURE_COLUMNS"]
+__all__ = [
+    "contract_facts",
+    "contract_values",
+    "file_figures",
+    "figure_values",
+    "FACT_COLUMNS",
+    "FIGURE_COLUMNS",
+    "FIGURE_TAGS",
+]
 
 #: The columns :func:`contract_facts` fills.
 FACT_COLUMNS = ("level", "strain", "doubled", "made", "overtricks", "undertricks", "is_result")
@@ -49,27 +57,43 @@ def contract_facts(contract: Contract | None, result: int | None) -> dict[str, A
     >>> f["level"], f["strain"], f["doubled"], f["made"], f["undertricks"], f["is_result"]
     (4, 'S', 'X', False, 1, True)
     """
-    out: dict[str, Any] = dict.fromkeys(FACT_COLUMNS)
+    return dict(zip(FACT_COLUMNS, contract_values(contract, result)))
+
+
+_NO_CONTRACT = (None, None, None, None, None, None, False)
+
+
+def contract_values(contract: Contract | None, result: int | None) -> tuple[Any, ...]:
+    """:func:`contract_facts` as a tuple, in the order of :data:`FACT_COLUMNS` (``convert``'s rows)."""
     if contract is None:
-        out["is_result"] = False
-        return out
-    if contract.level == 0:
-        out["is_result"] = contract.is_passed_out
-        return out
-    out["level"] = contract.level
-    out["strain"] = str(contract.strain)
-    out["doubled"] = str(contract.doubling)
-    out["is_result"] = result is not None
-    if result is not None:
-        need = contract.level + 6
-        out["made"] = result >= need
-        out["overtricks"] = max(0, result - need)
-        out["undertricks"] = max(0, need - result)
-    return out
+        return _NO_CONTRACT
+    level = contract.level
+    if level == 0:
+        return (None, None, None, None, None, None, contract.is_passed_out)
+    strain, doubled = str(contract.strain), str(contract.doubling)
+    if result is None:
+        return (level, strain, doubled, None, None, None, False)
+    need = level + 6
+    return (level, strain, doubled, result >= need, max(0, result - need), max(0, need - result), True)
+
+
+#: Typed values of the figure tags by (name, value): a file repeats them (``NS 620``, ``NS 50``...).
+_TYPED: dict[tuple[str, str], Any] = {}
 
 
 def _typed(tags: dict[str, str], name: str) -> Any:
-    return typed_value(name, tags.get(name))
+    value = tags.get(name)
+    if value is None:
+        return None
+    key = (name, value)
+    try:
+        return _TYPED[key]
+    except KeyError:
+        pass
+    if len(_TYPED) >= 4096:  # (bounded: figures such as 53.27% hardly repeat)
+        _TYPED.clear()
+    v = _TYPED[key] = typed_value(name, value)
+    return v
 
 
 def _sides(parts: Any, declarer: str | None) -> tuple[Any, Any]:
@@ -107,17 +131,38 @@ def file_figures(tags: dict[str, str], declarer: str | None) -> dict[str, Any]:
     E, W by strains NT, S, H, D, C (pbn.md §17).  ``None`` for a tag absent, ``?``, empty or
     not in PBN form.
     """
-    out: dict[str, Any] = dict.fromkeys(FIGURE_COLUMNS)
+    return dict(zip(FIGURE_COLUMNS, figure_values(tags, declarer)))
+
+
+#: The tags :func:`file_figures` reads.
+FIGURE_TAGS = frozenset(
+    {"Score", "ScoreMP", "ScoreIMP", "ScorePercentage", "OptimumScore", "ParContract", "DoubleDummyTricks"}
+)
+_NO_FIGURES = (None,) * len(FIGURE_COLUMNS)
+
+
+def figure_values(tags: dict[str, str], declarer: str | None) -> tuple[Any, ...]:
+    """:func:`file_figures` as a tuple, in the order of :data:`FIGURE_COLUMNS` (``convert``'s rows)."""
+    if tags.keys().isdisjoint(FIGURE_TAGS):
+        return _NO_FIGURES
     ns, ew = _sides(_typed(tags, "Score"), declarer)
-    out["file_score_ns"] = _points(ns if ns is not None else None if ew is None else -ew)
-    for tag, key in (("ScoreMP", "mp"), ("ScoreIMP", "imp"), ("ScorePercentage", "pct")):
-        ns, ew = _sides(_typed(tags, tag), declarer)
-        out[f"file_{key}_ns"], out[f"file_{key}_ew"] = _float(ns), _float(ew)
+    score = _points(ns if ns is not None else None if ew is None else -ew)
+    mp_ns, mp_ew = _sides(_typed(tags, "ScoreMP"), declarer)
+    imp_ns, imp_ew = _sides(_typed(tags, "ScoreIMP"), declarer)
+    pct_ns, pct_ew = _sides(_typed(tags, "ScorePercentage"), declarer)
     ns, ew = _sides(_typed(tags, "OptimumScore"), declarer)
-    out["file_par_score_ns"] = _points(ns if ns is not None else None if ew is None else -ew)
+    par_score = _points(ns if ns is not None else None if ew is None else -ew)
     par = _typed(tags, "ParContract")
-    out["file_par_contracts"] = None if par is None else "; ".join(par)
     dd = _typed(tags, "DoubleDummyTricks")
-    if dd is not None:
-        out["file_dd_tricks"] = "".join(f"{dd[seat, strain]:x}" for seat in DD_SEATS for strain in DD_STRAINS)
-    return out
+    return (
+        score,
+        _float(mp_ns),
+        _float(mp_ew),
+        _float(imp_ns),
+        _float(imp_ew),
+        _float(pct_ns),
+        _float(pct_ew),
+        par_score,
+        None if par is None else "; ".join(par),
+        None if dd is None else "".join(f"{dd[seat, strain]:x}" for seat in DD_SEATS for strain in DD_STRAINS),
+    )

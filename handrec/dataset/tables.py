@@ -27,18 +27,18 @@ file's metadata with the handrec version.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 import pyarrow as pa
 
 from handrec import __version__
-from handrec.dataset.board_facts import contract_facts, file_figures
+from handrec.dataset.board_facts import FIGURE_COLUMNS, contract_values, figure_values
 from handrec.dataset.play_rows import PlayRows
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
-from handrec.events.games import deal_text, pair_label
+from handrec.events.games import GameRecord, deal_text, pair_label
 from handrec.model import ALL_CARDS, Board, Deal, Hand, Seat
 from handrec.rules.board import check_deal
-from handrec.rules.play import Trick
 from handrec.rules.validator import Analysis, analyse
 
 __all__ = ["SCHEMAS", "SCHEMA_VERSION", "RENAMED", "TableBuffers", "to_arrow", "board_row", "description"]
@@ -373,11 +373,12 @@ def _deal_str(d: Deal) -> str:
 _HCP4 = tuple((n & 1) + 2 * (n >> 1 & 1) + 3 * (n >> 2 & 1) + 4 * (n >> 3 & 1) for n in range(16))
 
 
-def _deal_facts(deal: Deal | None) -> tuple[str | None, list[int | None]]:
+def _deal_facts(deal: Deal | None, text: str | None = None) -> tuple[str | None, list[int | None]]:
     """The ``deal`` column (``str(deal)``) and each seat's HCP (``None`` for a hand not given).
 
     A full deal of 52 distinct cards takes both from the card masks that
-    :func:`~handrec.rules.board.check_deal` keeps for the deal it checked last (the replay's).
+    :func:`~handrec.rules.board.check_deal` keeps for the deal it checked last (the replay's);
+    its text is ``text`` when given (:func:`handrec.events.games.deal_text` of ``deal``, made already).
     """
     if deal is None:
         return None, [None] * 4
@@ -385,7 +386,7 @@ def _deal_facts(deal: Deal | None) -> tuple[str | None, list[int | None]]:
         dc = check_deal(deal, required=False)
         if dc.cards_per_hand == 13 and not dc.faults:
             h = _HCP4
-            return deal_text(deal), [
+            return text if text is not None else deal_text(deal), [
                 h[m >> 9 & 15] + h[m >> 22 & 15] + h[m >> 35 & 15] + h[m >> 48 & 15]  # type: ignore[operator]
                 for m in dc.masks
             ]
@@ -408,15 +409,43 @@ def board_row(board_id: int, a: Analysis) -> dict[str, Any]:
     what each derived value stands on (:mod:`handrec.rules.faults`: ``clean``,
     ``by_law``, ``from_tags``, ``unknown``; issue #18).
     """
-    return _board_row(board_id, a, None)
+    auction = a.board.auction
+    row = dict(zip(_BOARD_COLUMNS, _board_row(board_id, a, None if auction is None else str(auction), None)))
+    row["faults"] = list(row["faults"])
+    return row
 
 
-def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str, Any]:
+#: The columns of ``boards``, in the order of the tuples of :func:`_board_row` (its schema's).
+_BOARD_COLUMNS = tuple(SCHEMAS["boards"].names)
+#: Where the ``convert --dd`` columns are in those tuples (:data:`_DD_BOARD_FIELDS`).
+_DD_AT = {f.name: _BOARD_COLUMNS.index(f.name) for f in _DD_BOARD_FIELDS}
+_DD_START = _BOARD_COLUMNS.index(_DD_BOARD_FIELDS[0].name)
+assert _BOARD_COLUMNS[_DD_START : _DD_START + len(_DD_BOARD_FIELDS)] == tuple(f.name for f in _DD_BOARD_FIELDS)
+_NO_DD = (None,) * len(_DD_BOARD_FIELDS)
+_ALERT = attrgetter("alert")
+_ANNOTATION = attrgetter("annotation")
+_CLAIMS_AT = _BOARD_COLUMNS.index(_CLAIM_FIELDS[0].name)
+_FILE_DD_AT = _BOARD_COLUMNS.index(_FILE_DD_FIELDS[0].name)
+assert FIGURE_COLUMNS == (
+    _BOARD_COLUMNS[_CLAIMS_AT : _CLAIMS_AT + 7] + _BOARD_COLUMNS[_FILE_DD_AT : _FILE_DD_AT + 3]
+), "figure_values gives the claim columns, then the file's dd columns"
+
+
+def _board_row(board_id: int, a: Analysis, auction_text: str | None, rec: GameRecord | None) -> tuple[Any, ...]:
+    """The ``boards`` row of one board as a tuple in the order of :data:`_BOARD_COLUMNS`.
+
+    ``auction_text``: ``str(board.auction)``; ``rec``: the board's :func:`handrec.events.games.record`,
+    when the caller has it (``convert`` makes it for the event checks): its deal text and pair
+    identities are the columns ``deal``, ``pair_ns`` and ``pair_ew`` (the same values, not
+    computed twice)."""
     b = a.board
     r = a.replay
     c = r.contract
     deal = b.deal
-    deal_text, hcp = _deal_facts(deal)
+    if rec is not None and type(deal) is Deal and len(deal.hands) == 4 and None not in deal.hands:
+        deal_text, hcp = _deal_facts(deal, rec.deal)
+    else:
+        deal_text, hcp = _deal_facts(deal)
     lead = None
     tricks = r.tricks
     played = 0
@@ -425,17 +454,14 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
         if first and first[0] is not None:
             lead = _card_str(first[0])
         for t in tricks:
-            for x in t.cards:
-                if x is not None:
-                    played += 1
-    tags: dict[str, str] = {}
-    for t in reversed(b.tags):  # the first tag of each name wins, as in Board.tag
-        tags[t.name] = t.value
+            played += len(t.cards)
+            if None in t.cards:
+                played -= t.cards.count(None)
+    tags = {t.name: t.value for t in reversed(b.tags)}  # the first tag of each name wins, as in Board.tag
     tag = tags.get
-    if lead is None and b.origin.format == "usebio":
+    origin = b.origin
+    if lead is None and origin.format == "usebio":
         lead = _blank(tag("Lead"))  # a USEBIO LEAD without the hand records: no play, the card alone
-    if auction_text is None and b.auction is not None:
-        auction_text = str(b.auction)
     errors = warnings = 0
     faults: list[str] = []
     for d in a.diagnostics:
@@ -446,67 +472,75 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None) -> dict[str
                 faults.append(d.code)
         elif sev is _WARNING and d.code not in STRICT_CODES:
             warnings += 1
-    origin = b.origin
     declarer = None if c is None or c.is_passed_out else _s(c.declarer)
     result = None if c is not None and c.is_passed_out else r.result
     hcp_n, hcp_e, hcp_s, hcp_w = hcp
-    row = {
-        "board_id": board_id,
-        "source_file": origin.path,
-        "source_line": origin.line,
-        "board_index": origin.index,
-        "format": origin.format,
-        "event": _blank(tag("Event")),
-        "site": _blank(tag("Site")),
-        "date": _blank(tag("Date")),
-        "scoring": _blank(tag("Scoring")),
-        "board": b.number,
-        "board_label": tag("Board"),
-        "room": _blank(tag("Room")),
-        "stage": _blank(tag("Stage")),
-        "home_team": _blank(tag("HomeTeam")),
-        "visit_team": _blank(tag("VisitTeam")),
-        "section": _blank(tag("Section")),
-        "round": _blank(tag("Round")),
-        "north": _blank(tag("North")),
-        "east": _blank(tag("East")),
-        "south": _blank(tag("South")),
-        "west": _blank(tag("West")),
-        "pair_ns": _pair_id(tag("PairNS"), tag("North"), tag("South")),
-        "pair_ew": _pair_id(tag("PairEW"), tag("East"), tag("West")),
-        "dealer": _s(b.dealer),
-        "vulnerable": _s(b.vulnerable),
-        "deal": deal_text,
-        "hcp_n": hcp[0],
-        "hcp_e": hcp[1],
-        "hcp_s": hcp[2],
-        "hcp_w": hcp[3],
-        "hcp_ns": None if hcp_n is None or hcp_s is None else hcp_n + hcp_s,
-        "hcp_ew": None if hcp_e is None or hcp_w is None else hcp_e + hcp_w,
-        "auction": auction_text,
-        "contract": _s(c),
-        "declarer": declarer,
-        "result": result,
-        "score_ns": r.score_ns,
-        "opening_lead": lead,
-        "cards_played": played,
-        "errors": errors,
-        "warnings": warnings,
-        "dd_tricks": None,
-        "tricks_vs_dd": None,
-        "par_score_ns": None,
-        "score_vs_par_ns": None,
-        "dd_source": None,
-        "faults": faults,
-        "status": "faulty" if errors else "clean",
-        "contract_status": r.contract_status,
-        "play_status": r.play_status,
-        "result_status": r.result_status,
-        "score_status": r.score_status,
-    }
-    row.update(contract_facts(c, result))
-    row.update(file_figures(tags, declarer))
-    return row
+    if rec is not None:
+        pair_ns, pair_ew = rec.ns, rec.ew
+    else:
+        pair_ns = _pair_id(tag("PairNS"), tag("North"), tag("South"))
+        pair_ew = _pair_id(tag("PairEW"), tag("East"), tag("West"))
+    level, strain, doubled, made, over, under, is_result = contract_values(c, result)
+    fig = figure_values(tags, declarer)
+    return (
+        board_id,
+        origin.path,
+        origin.line,
+        origin.index,
+        origin.format,
+        _blank(tag("Event")),
+        _blank(tag("Site")),
+        _blank(tag("Date")),
+        _blank(tag("Scoring")),
+        b.number,
+        tag("Board"),
+        _blank(tag("Room")),
+        _blank(tag("Stage")),
+        _blank(tag("HomeTeam")),
+        _blank(tag("VisitTeam")),
+        _blank(tag("Section")),
+        _blank(tag("Round")),
+        _blank(tag("North")),
+        _blank(tag("East")),
+        _blank(tag("South")),
+        _blank(tag("West")),
+        pair_ns,
+        pair_ew,
+        _s(b.dealer),
+        _s(b.vulnerable),
+        deal_text,
+        hcp_n,
+        hcp_e,
+        hcp_s,
+        hcp_w,
+        None if hcp_n is None or hcp_s is None else hcp_n + hcp_s,
+        None if hcp_e is None or hcp_w is None else hcp_e + hcp_w,
+        auction_text,
+        _s(c),
+        declarer,
+        level,
+        strain,
+        doubled,
+        result,
+        made,
+        over,
+        under,
+        is_result,
+        r.score_ns,
+        *fig[:7],
+        lead,
+        played,
+        errors,
+        warnings,
+        *_NO_DD,
+        *fig[7:],
+        tuple(faults) if faults else (),  # (a row of atoms and tuples only: the collector leaves it alone)
+        "faulty" if errors else "clean",
+        r.contract_status,
+        r.play_status,
+        r.result_status,
+        r.score_status,
+    )
 
 
 def _pair_id(pair: str | None, first: str | None, second: str | None) -> str | None:
@@ -525,34 +559,48 @@ def _blank(v: str | None) -> str | None:
 class TableBuffers:
     """Column buffers for every table, flushed as Arrow record batches.
 
-    ``add(analysis)`` appends the rows of one board; ``add_file_diagnostics``
-    the file-level faults; ``take(name)`` returns and clears a table's
-    buffered rows as a RecordBatch.  Memory is bounded by the caller
-    flushing every ``batch_rows`` boards.
+    ``add(analysis)`` appends the rows of one board; ``add_diagnostic`` a file-level fault;
+    ``take(name)`` returns and clears a table's buffered rows as a RecordBatch.  Memory is
+    bounded by the caller flushing every ``batch_rows`` boards.
+
+    A board's ``boards`` row and each ``diagnostics`` row are kept as one tuple (in the
+    schema's column order), made columns at :meth:`take`; the plays are kept compact
+    (:class:`handrec.dataset.play_rows.PlayRows`); the other tables as one list a column.
     """
 
     def __init__(self) -> None:
         self.rows: dict[str, dict[str, list[Any]]] = {
-            name: {f.name: [] for f in schema} for name, schema in SCHEMAS.items()
+            name: {f.name: [] for f in schema}
+            for name, schema in SCHEMAS.items()
+            if name not in ("boards", "plays", "diagnostics")
         }
         self.next_board_id = 0
         self.pending_boards = 0
+        self._boards: list[tuple[Any, ...]] = []
+        self._diagnostics: list[tuple[Any, ...]] = []
         self._plays = PlayRows(SCHEMAS["plays"])  # the plays kept compact (handrec.dataset.play_rows)
 
     def pending(self, table: str) -> int:
         """The rows of ``table`` buffered (not yet taken)."""
-        return self._plays.rows if table == "plays" else len(self.rows[table]["source_file"])
+        if table == "plays":
+            return self._plays.rows
+        if table == "boards":
+            return len(self._boards)
+        if table == "diagnostics":
+            return len(self._diagnostics)
+        return len(self.rows[table]["source_file"])
 
     def _append(self, table: str, row: dict[str, Any]) -> None:
         cols = self.rows[table]
         for k, v in row.items():
             cols[k].append(v)
 
-    def add(self, a: Analysis, dd: dict[str, Any] | None = None) -> int:
+    def add(self, a: Analysis, dd: dict[str, Any] | None = None, record: GameRecord | None = None) -> int:
         """Append one analysed board's rows; returns its ``board_id``.  ``dd``: its double-dummy
         columns (``convert --dd``: :meth:`handrec.dd.rows.DDRows.push`): the boards row's
         ``dd_*`` values, and ``leads`` (rows of the ``leads`` table without ``board_id`` and
-        ``source_file``)."""
+        ``source_file``).  ``record``: the board's :func:`handrec.events.games.record`, when the
+        caller has made it (some of its values are columns of ``boards``)."""
         bid = self.next_board_id
         self.next_board_id += 1
         self.pending_boards += 1
@@ -563,11 +611,11 @@ class TableBuffers:
         if auction is not None:
             calls = auction.calls
             n = len(calls)
-            texts = [str(call) for call in calls]
+            texts = list(map(str, calls))
             auction_text = " ".join(texts)
             dealer = auction.dealer
             if type(dealer) is Seat:
-                seats = [_SEAT_STR[(dealer + i) & 3] for i in range(n)]
+                seats = (_SEATS_FROM[dealer] * (n // 4 + 1))[:n]
             else:
                 seats = [str(auction.seat_of(i)) for i in range(n)]
             cols = self.rows["calls"]
@@ -576,12 +624,16 @@ class TableBuffers:
             cols["call_index"].extend(range(n))
             cols["seat"].extend(seats)
             cols["call"].extend(texts)
-            cols["alert"].extend([call.alert for call in calls])
-            cols["annotation"].extend([call.annotation for call in calls])
-        row = _board_row(bid, a, auction_text)
+            cols["alert"].extend(map(_ALERT, calls))
+            cols["annotation"].extend(map(_ANNOTATION, calls))
+        row = _board_row(bid, a, auction_text, record)
         if dd:
             leads = dd.get("leads")
-            row.update((k, v) for k, v in dd.items() if k != "leads")
+            values = list(row)
+            for k, v in dd.items():
+                if k != "leads":
+                    values[_DD_AT[k]] = v
+            row = tuple(values)
             if leads:
                 cols = self.rows["leads"]
                 for lead in leads:
@@ -589,10 +641,10 @@ class TableBuffers:
                     cols["source_file"].append(path)
                     for k, v in lead.items():
                         cols[k].append(v)
-        self._append("boards", row)
+        self._boards.append(row)
         tricks = a.replay.tricks
         if tricks:
-            self._add_plays(bid, path, tricks)
+            self._plays.add(bid, path, tricks)
         for d in a.diagnostics:
             self.add_diagnostic(d, bid)
         if b.tables:
@@ -615,23 +667,11 @@ class TableBuffers:
                 cols["column"].extend(names[c] if c < len(names) else f"#{c + 1}" for c in range(n))
                 cols["value"].extend(row)
 
-    def _add_plays(self, bid: int, path: str, tricks: tuple[Trick, ...]) -> None:
-        self._plays.add(bid, path, tricks)
-
     def add_diagnostic(self, d: Diagnostic, board_id: int | None) -> None:
         """Append one diagnostic row."""
-        self._append(
-            "diagnostics",
-            {
-                "board_id": board_id,
-                "source_file": d.path,
-                "line": d.line,
-                "column": d.column,
-                "code": d.code,
-                "severity": str(d.severity),
-                "message": d.message,
-                "strict": d.code in STRICT_CODES,
-            },
+        code = d.code
+        self._diagnostics.append(
+            (board_id, d.path, d.line, d.column, code, str(d.severity), d.message, code in STRICT_CODES)
         )
 
     def add_file(
@@ -667,13 +707,19 @@ class TableBuffers:
         """The buffered rows of ``table`` as a RecordBatch; the buffer is cleared."""
         if table == "plays":
             return self._plays.take()
-        cols = self.rows[table]
         schema = SCHEMAS[table]
-        batch = pa.RecordBatch.from_arrays([pa.array(cols[f.name], type=f.type) for f in schema], schema=schema)
-        for v in cols.values():
+        if table in ("boards", "diagnostics"):
+            rows = self._boards if table == "boards" else self._diagnostics
+            cols = list(zip(*rows)) if rows else [()] * len(schema)
+            batch = pa.RecordBatch.from_arrays([pa.array(c, type=f.type) for c, f in zip(cols, schema)], schema=schema)
+            rows.clear()
+            if table == "boards":
+                self.pending_boards = 0
+            return batch
+        lists = self.rows[table]
+        batch = pa.RecordBatch.from_arrays([pa.array(lists[f.name], type=f.type) for f in schema], schema=schema)
+        for v in lists.values():
             v.clear()
-        if table == "boards":
-            self.pending_boards = 0
         return batch
 
 

@@ -89,14 +89,13 @@ from handrec.dataset.store import (
 )
 from handrec.dataset.tables import TableBuffers
 from handrec.diagnostics import Diagnostic, Severity
-from handrec.events.games import record
+from handrec.events.games import GameRecord
 from handrec.formats.dispatch import read_input
 from handrec.inputs.entries import iter_entries, total_bytes
 from handrec.inputs.limits import DEFAULT_LIMITS, Limits
 from handrec.inputs.sources import Input, close_archives
 from handrec.inputs.status import entry_status
 from handrec.model import Board
-from handrec.rules.replay import Replay
 from handrec.runs import parts
 from handrec.runs import progress as progress_mod
 from handrec.runs.convert_append import EXISTING, Action, WouldDrop, check_inputs, check_paths, combine
@@ -261,8 +260,8 @@ def _run_job(job: _Job, on_board: Callable[[int, int], None] | None = None) -> _
             lo = buf.next_board_id
             events = EventRecords()  # for the claimed figures (module doc)
 
-            def keep(n: int, board: Board, rep: Replay, events: EventRecords = events, inp: Input = inp) -> None:
-                events.add(n, record(board, rep))
+            def keep(n: int, board: Board, rec: GameRecord, events: EventRecords = events, inp: Input = inp) -> None:
+                events.add(n, rec)
                 if on_board is not None:  # the block's offset: how far the input is read
                     on_board(read[0] + n, read[1] + min(max(board.origin.offset, 0), inp.size))
 

@@ -49,7 +49,6 @@ from handrec.formats.dispatch import read_input
 from handrec.inputs.sources import Input
 from handrec.inputs.status import entry_status
 from handrec.model import Board
-from handrec.rules.replay import Replay
 from handrec.rules.validator import analyse
 from handrec.runs.progress import note
 from handrec.runs.validate import _merge, _ParserDiagnostics
@@ -72,12 +71,14 @@ def read_rows(
     flush: Callable[[], None],
     batch_boards: int,
     dd: Any,
-    keep: Callable[[int, Board, Replay], None],
+    keep: Callable[[int, Board, GameRecord], None],
 ) -> tuple[int, int, int, Exception | None, list[Diagnostic]]:
     """Analyse every board of ``boards`` and add its rows to ``buf`` (``flush()`` every ``batch_boards``).
 
     ``dd``: a :class:`handrec.dd.rows.DDRows` (``convert --dd``) or ``None``; ``keep(n, board,
-    replay)`` is called for the ``n``-th board (1-based) once its rows are added.  Returns the
+    record)`` is called for the ``n``-th board (1-based) once its rows are added, with its game
+    record (:func:`handrec.events.games.record`, made once: the event checks' and some of
+    the ``boards`` row's values).  Returns the
     boards read, the errors and warnings of their rows, the exception that ended the reading
     (a bug in handrec: F015; the boards before it are kept) and the boards' F016 diagnostics
     (over the size limit: echoed by ``handrec convert``, as by ``validate``).
@@ -85,6 +86,7 @@ def read_rows(
     n = e = w = 0
     big: list[Diagnostic] = []
     failure: Exception | None = None
+    held: dict[int, GameRecord] = {}  # with dd: the records of the boards the solver holds, by id(board)
     while True:
         try:
             board = next(boards)
@@ -101,15 +103,23 @@ def read_rows(
             break
         if board.diagnostics:  # a board over the size limit is echoed, and exits 2, as in validate
             big.extend(d for d in board.diagnostics if d.code == "F016")
-        for a_, dd_row in dd.push(a) if dd is not None else ((a, None),):
-            buf.add(a_, dd_row)
-            e += a_.errors
-            w += a_.warnings
-        keep(n, board, a.replay)
+        rec = record(board, a.replay)
+        if dd is None:
+            buf.add(a, None, rec)
+            if a.diagnostics:
+                e += a.errors
+                w += a.warnings
+        else:
+            held[id(board)] = rec
+            for a_, dd_row in dd.push(a):
+                buf.add(a_, dd_row, held.pop(id(a_.board), None))
+                e += a_.errors
+                w += a_.warnings
+        keep(n, board, rec)
         if buf.pending_boards >= batch_boards:
             flush()
     for a_, dd_row in dd.drain() if dd is not None else ():  # the input's last boards
-        buf.add(a_, dd_row)
+        buf.add(a_, dd_row, held.pop(id(a_.board), None))
         e += a_.errors
         w += a_.warnings
     return n, e, w, failure, big
@@ -228,8 +238,8 @@ def run_piece(job: PieceJob) -> PieceResult:
         boards = read_input(inp, part=job.span, file_diagnostics=parser, digest=job.last)
         start = job.span[0]
 
-        def keep(n: int, board: Board, rep: Replay) -> None:
-            records.append(record(board, rep))
+        def keep(n: int, board: Board, rec: GameRecord) -> None:
+            records.append(rec)
             note(job.slot, max(board.origin.offset - start, 0), n)  # (characters, about bytes)
 
         n, e, w, failure, big = read_rows(boards, buf, flush, job.batch_boards, dd_rows(job.dd), keep)
