@@ -513,8 +513,10 @@ def run(
     as ...; select * from v``); :func:`run_statements` gives every result set.
 
     :raises QueryError: as :func:`run_statements`, and when the SQL has more than one
-        statement that returns rows.
+        statement that returns rows (before any of it runs) or none.
     """
+    if (n := statements_with_rows(sql)) > 1:
+        raise QueryError(f"the SQL gives {n} result sets, not one")
     results = run_statements(dataset, sql, allow_external=allow_external, db=db)
     if len(results) != 1:
         raise QueryError(f"the SQL gives {len(results)} result sets, not one")

@@ -265,7 +265,11 @@ def test_csv_and_json_take_one_result_set(dataset: Path, tmp_path: Path) -> None
     assert not out.exists()  # refused before any statement ran
 
 
-def test_run_wants_one_result_set(dataset: Path) -> None:
+def test_run_wants_one_result_set(dataset: Path, tmp_path: Path) -> None:
     with pytest.raises(QueryError, match="the SQL gives 2 result sets, not one"):
         run(dataset, "select 1; select 2")
+    out = tmp_path / "x.csv"
+    with pytest.raises(QueryError, match="the SQL gives 2 result sets, not one"):
+        run(dataset, f"select 1; copy (select 1) to '{out}'; select 2", allow_external=True)
+    assert not out.exists()  # refused before any statement ran
     assert run(dataset, "create temp view v as select 3 as c; select * from v") == (["c"], [(3,)])
