@@ -9,6 +9,7 @@ does not give, or gives out of its PBN form, is ``None``: never a guess.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from handrec.dd.table import DD_SEATS, DD_STRAINS
@@ -78,22 +79,12 @@ def contract_values(contract: Contract | None, result: int | None) -> tuple[Any,
 
 
 #: Typed values of the figure tags by (name, value): a file repeats them (``NS 620``, ``NS 50``...).
-_TYPED: dict[tuple[str, str], Any] = {}
+_typed_value = functools.lru_cache(maxsize=4096)(typed_value)
 
 
 def _typed(tags: dict[str, str], name: str) -> Any:
     value = tags.get(name)
-    if value is None:
-        return None
-    key = (name, value)
-    try:
-        return _TYPED[key]
-    except KeyError:
-        pass
-    if len(_TYPED) >= 4096:  # (bounded: figures such as 53.27% hardly repeat)
-        _TYPED.clear()
-    v = _TYPED[key] = typed_value(name, value)
-    return v
+    return None if value is None else _typed_value(name, value)
 
 
 def _sides(parts: Any, declarer: str | None) -> tuple[Any, Any]:

@@ -442,10 +442,7 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None, rec: GameRe
     r = a.replay
     c = r.contract
     deal = b.deal
-    if rec is not None and type(deal) is Deal and len(deal.hands) == 4 and None not in deal.hands:
-        deal_text, hcp = _deal_facts(deal, rec.deal)
-    else:
-        deal_text, hcp = _deal_facts(deal)
+    deal_text, hcp = _deal_facts(deal, None if rec is None else rec.deal)
     lead = None
     tricks = r.tricks
     played = 0

@@ -23,7 +23,8 @@ from handrec.events.pairs import score_matchpoints, score_pairs
 from handrec.events.report import fmt_number, fmt_percent
 from handrec.events.travellers import Entry, Traveller, row_score, table_entries, travellers
 from handrec.rules.board import scoring_fields
-from handrec.scoring.traveller import MAX_MULTIPLICITY, Scale, artificial_mp, top
+from handrec.scoring import MAX_MULTIPLICITY
+from handrec.scoring.traveller import Scale, artificial_mp, top
 
 
 def _num(text: str) -> tuple[Fraction, int, bool] | None:

@@ -19,8 +19,9 @@ from fractions import Fraction
 
 from handrec.events.games import _UNKNOWN, GameRecord, TableView, _clean
 from handrec.model import Contract, ModelError, Seat, Vulnerability
+from handrec.scoring import MAX_MULTIPLICITY
 from handrec.scoring.duplicate import score_ns
-from handrec.scoring.traveller import MAX_MULTIPLICITY, ArtificialScore
+from handrec.scoring.traveller import ArtificialScore
 
 __all__ = ["Entry", "Traveller", "travellers", "table_entries", "row_score", "unranked_notes"]
 

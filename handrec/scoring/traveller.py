@@ -23,7 +23,6 @@ from fractions import Fraction
 from typing import TypeVar
 
 from handrec.model import Side
-from handrec.scoring import MAX_MULTIPLICITY  # noqa: F401 - given here too (events, checks)
 from handrec.scoring.imps import imps
 
 __all__ = [
