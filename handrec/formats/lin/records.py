@@ -190,10 +190,10 @@ class _LinTransformer(Transformer):
         for cmd, v in zip(pairs, pairs):  # a trailing "" (after the last pipe) pairs with nothing
             at = pos
             pos += len(cmd) + len(v) + 2
-            if len(cmd) != 2:  # white space between pairs
+            kind = move_kind.get(cmd)
+            if kind is None:  # white space between pairs (the lexer lets only these commands in)
                 at += len(cmd) - 2
-                cmd = cmd[-2:]
-            kind = move_kind[cmd]
+                kind = move_kind[cmd[-2:]]
             if kind == _PG:
                 continue
             if multiline:
