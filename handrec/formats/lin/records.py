@@ -14,7 +14,6 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -141,46 +140,6 @@ def _positions(tok: Token, offsets: list[int]) -> list[Span]:
     return out
 
 
-#: A MOVES run of the usual kind: only ``mb``, ``pc`` and ``pg`` pairs, lower case, each
-#: closed by its pipe, nothing between them (:func:`_plain_moves` reads it).
-_PLAIN_MOVES = re.compile(r"(?:(?:mb|pc|pg)\|[^|\s]*\|)+")
-
-
-def _plain_moves(p: _Parts, text: str, line: int, col: int) -> bool:
-    """Add a plain MOVES run (see :data:`_PLAIN_MOVES`) to ``p`` as the general loop of
-    ``_LinTransformer.moves`` would, a list at a time; False (``p`` untouched) when a
-    call or card is not in its usual spelling, which the general loop then reads.
-    The caller has checked that no claim came before (cards after a claim are faults)."""
-    parts = text.split("|")  # cmd, value, cmd, value, ..., "" (after the last pipe)
-    cmds = parts[0:-1:2]
-    vals = parts[1::2]
-    card_text, call_text = _CARD_TEXT, _CALL_TEXT
-    pc = [i for i, cmd in enumerate(cmds) if cmd == "pc"]
-    mb = [i for i, cmd in enumerate(cmds) if cmd == "mb"]
-    new_cards = [card_text.get(vals[i]) for i in pc]
-    if not all(new_cards):  # (not "None in": that calls Card.__eq__ on every card)
-        return False
-    known = [call_text.get(vals[i]) for i in mb]
-    if not all(known):
-        return False
-    starts = list(accumulate(map(len, parts[:-1]), initial=0))  # the start of each part, less its pipes
-    get, key0, span_at = _SPANS.get, line * _WIDE + col, _span_at
-    # pair i starts at starts[2i] plus the 2i pipes before it
-    if pc:
-        p.cards.extend(new_cards)
-        ats = [starts[2 * i] + 2 * i for i in pc]
-        p.card_spans.extend([get(key0 + at) or span_at(line, col + at) for at in ats])
-    if mb:
-        make_call = _make_call
-        ats = [starts[2 * i] + 2 * i for i in mb]
-        spans = [get(key0 + at) or span_at(line, col + at) for at in ats]
-        p.calls.extend([make_call(k[0], k[1], k[2], k[3], None, sp) for k, sp in zip(known, spans)])
-    if pc or mb:
-        p.last_call = len(p.calls) - 1 if mb and (not pc or mb[-1] > pc[-1]) else -1
-        p.claim_last = False
-    return True
-
-
 class _LinTransformer(Transformer):
     """Callbacks of lin.lark, run during the LALR parse (no tree is built).
 
@@ -220,9 +179,6 @@ class _LinTransformer(Transformer):
         p, tok = c
         text = str(tok)
         line, col = tok.line, tok.column
-        if p.claim is None and line < _WIDE and col < _WIDE // 2 and len(text) < _WIDE // 2:
-            if _PLAIN_MOVES.fullmatch(text) is not None and _plain_moves(p, text, line, col):
-                return p
         multiline = "\n" in text
         calls, cards, card_spans = p.calls, p.cards, p.card_spans
         card_text, call_text, move_kind, spans, make_call = _CARD_TEXT, _CALL_TEXT, _MOVE_KIND, _SPANS, _make_call
@@ -234,10 +190,10 @@ class _LinTransformer(Transformer):
         for cmd, v in zip(pairs, pairs):  # a trailing "" (after the last pipe) pairs with nothing
             at = pos
             pos += len(cmd) + len(v) + 2
-            if len(cmd) != 2:  # white space between pairs
+            kind = move_kind.get(cmd)
+            if kind is None:  # white space between pairs (the lexer lets only these commands in)
                 at += len(cmd) - 2
-                cmd = cmd[-2:]
-            kind = move_kind[cmd]
+                kind = move_kind[cmd[-2:]]
             if kind == _PG:
                 continue
             if multiline:
