@@ -230,13 +230,14 @@ def _fast_md_hand(text: str) -> tuple[list[int], str, tuple[Card, ...]] | None:
     m = _MD_HAND.fullmatch(text)
     if m is None:
         return None
-    runs = []
-    for k, ranks in enumerate(m.groups()):
-        run = _MD_RUNS[k].get(ranks) or _md_run(k, ranks)
-        if run is None:
-            return None
-        runs.append(run)
-    a, b, c, d = runs
+    s, h, di, cl = m.groups()
+    runs_s, runs_h, runs_d, runs_c = _MD_RUNS
+    a = runs_s.get(s) or _md_run(0, s)
+    b = runs_h.get(h) or _md_run(1, h)
+    c = runs_d.get(di) or _md_run(2, di)
+    d = runs_c.get(cl) or _md_run(3, cl)
+    if a is None or b is None or c is None or d is None:
+        return None
     return list(a[0] + b[0] + c[0] + d[0]), f"{a[1]}.{b[1]}.{c[1]}.{d[1]}", a[2] + b[2] + c[2] + d[2]
 
 
