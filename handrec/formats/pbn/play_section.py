@@ -124,6 +124,21 @@ def _play(
             slot_spans = list(chain.from_iterable(map(_SECOND, elements)))
             elements = []
             known = True  # every slot holds a card
+        elif (
+            len(lines_words) > 1
+            and lines_words[-1] == ["*"]
+            and all(slot_cards[:-1])
+            and set(map(len, lines_words[:-1])) == {4}
+        ):
+            # a claim (four tenths of real plays): whole tricks in export spelling, then "*"
+            # alone on the last line; what the loop gives ("*" ends the play, and is no card:
+            # the section is not plain)
+            del slot_cards[-1]
+            slot_spans = list(chain.from_iterable(map(_SECOND, elements[:-1])))
+            elements = []
+            known = True
+            ended = "*"
+            plain = False
         else:
             known = False
             slot_cards = []
