@@ -350,3 +350,22 @@ def test_blocks_frame_games_with_comments_without_lines(monkeypatch: pytest.Monk
         f"t.pbn:{site_line}:1: F021 warning: line is 311 characters long counting a CR LF line end "
         "(as export format ends lines); export format allows 255"
     ]
+
+
+@pytest.mark.parametrize("first", "NESW")
+def test_deal_masks_shared_as_check_deal(first: str) -> None:
+    """The reader hands a full deal's masks to check_deal (rules.board._remember_complete):
+    the DealCheck it then returns is the one check_deal computes itself."""
+    from handrec.model import Deal
+    from handrec.rules import board
+
+    v = f"{first}:AQ6.AKJ5.J8.KJ74 KT932.82.AQT94.A 875.T93.763.Q532 J4.Q764.K52.T986"
+    tag_values._DEALS.clear()
+    tag_values._parse_deal(v)  # the runs read once
+    tag_values._DEALS.clear()
+    deal = tag_values._parse_deal(v)
+    assert board._last_check[0] is deal
+    shared = board.check_deal(deal)
+    board._last_check = (None, board._NO_DEAL)
+    assert shared == board.check_deal(Deal.parse(v)) == board.check_deal(deal)
+    assert shared.masks[0] == board.hand_mask(Deal.parse(v).hands[0])
