@@ -369,3 +369,15 @@ def test_deal_masks_shared_as_check_deal(first: str) -> None:
     board._last_check = (None, board._NO_DEAL)
     assert shared == board.check_deal(Deal.parse(v)) == board.check_deal(deal)
     assert shared.masks[0] == board.hand_mask(Deal.parse(v).hands[0])
+
+
+@pytest.mark.parametrize("contract", ["2S", "3H", "1NT", "4D", "5C"])
+def test_known_play_in_play_order_as_the_general_loop(contract: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """_play's loop for a play of known cards (slots from _TRICK_SLOTS, Law 44 inline) puts
+    the cards in the order the general loop does, whatever the trumps."""
+    text = GAME.replace('[Contract "2S"]', f'[Contract "{contract}"]')
+    fast = reader.parse_pbn_text(text)[0]
+    monkeypatch.setattr(play_section, "_UPPER_CARDS", {})  # no line is plain: the general loop reads every card
+    slow = reader.parse_pbn_text(text)[0]
+    assert fast.play == slow.play and fast.diagnostics == slow.diagnostics
+    assert fast.play is not None and len(fast.play.cards) == 52 and len(set(fast.play.cards)) == 52

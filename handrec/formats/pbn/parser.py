@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import chain, count, repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -217,9 +216,6 @@ class _Section:
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
 _NAME = attrgetter("name")
-_THIRD = itemgetter(2)
-#: A blank line of a tag token, in :func:`_tag_pairs_plain`.
-_BLANK_ROW: tuple[Any, bool, bool] = (None, True, True)
 
 
 #: Tags with their span, shared between boards (Tag is immutable): most tag pairs of a file
@@ -247,41 +243,37 @@ def _tag_pairs_plain(tok: Token) -> tuple[list[Tag], bool, bool]:
     not known: the export check then reads the token)."""
     # Fast path: every line of the token is one whole tag pair or blank (a tag pair
     # cannot end inside a line that _TAG_RE matches whole, so this is what finditer finds).
-    # The lines seen before (most of a file's: [Site "-"] on line 2 of every game) are
-    # looked up all at once, by map; only the others are read one by one.
     lines = _TAG_LINES
-    rows = tok.rstrip("\n").split("\n")  # (the line ends after the last tag pair: blank lines)
-    first_line = tok.line
-    gots = list(map(lines.get, zip(rows, count(first_line), chain((tok.column,), repeat(1)))))
-    if None in gots:
-        blank = False
-        k = -1
-        while None in gots:
-            k = gots.index(None, k + 1)
-            row = rows[k]
+    out = []
+    plain = export = True
+    line = tok.line
+    col = tok.column
+    for row in tok.split("\n"):
+        got = lines.get((row, line, col))
+        if got is None:
             if not row or row.isspace():
-                gots[k] = _BLANK_ROW
-                blank = True
+                line += 1
+                col = 1
                 continue
             m = _TAG_RE.fullmatch(row)
             if m is None or len(row) > 300:
                 return _tag_pairs_general(tok), False, False
-            col = tok.column if k == 0 else 1
-            line = first_line + k
             name, value = m.groups()
             # the export form: from column 1, one space between name and value, no other
             exported = col == 1 and len(row) == len(name) + len(value) + 5 and row.startswith(f'[{name} "')
             if "\\" in value:
                 value = _UNESCAPE_RE.sub(r"\1", value)
             tag = Tag(name, value, _span(line, col))
-            got = gots[k] = (tag, _plain_tag(tag), exported)
+            got = (tag, _plain_tag(tag), exported)
             if len(lines) >= 20_000:
                 lines.clear()
             lines[(row, line, col)] = got
-        if blank:
-            gots = [g for g in gots if g is not _BLANK_ROW]
-    out = list(map(_FIRST, gots))
-    return out, all(map(_SECOND, gots)), bool(out) and all(map(_THIRD, gots))
+        out.append(got[0])
+        plain = plain and got[1]
+        export = export and got[2]
+        line += 1
+        col = 1
+    return out, plain, export and bool(out)
 
 
 def _tag_pairs_general(tok: Token) -> list[Tag]:
