@@ -183,7 +183,7 @@ def test_claimed_play_reads_as_the_general_loop(tricks: int, monkeypatch: pytest
     ],
 )
 def test_tag_lines_looked_up_as_read(text: str, export: bool) -> None:
-    """_tag_pairs_plain looks up the lines it has read before all at once: a token read
+    """_tag_pairs_plain looks up the lines it has read before (_TAG_LINES): a token read
     again (every line known) gives what its first reading gave, tags and both flags."""
     parser._TAG_LINES.clear()
     toks = [t for t in _tokens(text) if t.type in ("TAGS", "AUCTION_TAG", "PLAY_TAG")]
