@@ -80,12 +80,14 @@ def _suit_run(k: int, ranks: str) -> tuple[Card, ...] | None:
     a character that is no rank, or a repeated rank.  Remembered in :data:`_RUNS`."""
     base = _SUIT_BASE[k]
     idx = []
+    mask = 0
     for ch in ranks:
         r = _RANK_INDEX.get(ch)
         if r is None:
             return None
         idx.append(base + r)
-    if len(set(idx)) != len(idx):
+        mask |= 1 << (base + r)
+    if mask.bit_count() != len(idx):  # a rank repeated
         return None
     idx.sort(reverse=True)  # Card.index descending = high to low
     run = tuple(map(_card_at, idx))
@@ -95,7 +97,7 @@ def _suit_run(k: int, ranks: str) -> tuple[Card, ...] | None:
         runs.clear()
         masks.clear()
     runs[ranks] = run
-    masks[ranks] = sum(1 << i for i in idx)
+    masks[ranks] = mask
     return run
 
 
@@ -128,6 +130,10 @@ _DEALS: dict[str, Deal] = {}
 _DEAL_SUITS_RE = re.compile(r"([NESWnesw]):" + " ".join([r"\.".join([r"([^\s.]*+)"] * 4)] * 4))
 
 
+#: The groups of :data:`_DEAL_SUITS_RE`'s 16 suits and their suits in hand order (0 spades).
+_SUIT_GROUPS = tuple((j, (j - 1) & 3) for j in range(1, 17))
+
+
 def _parse_deal(v: str) -> Deal:
     """PBN deal notation to a Deal (PBN 2.1 §3.4.11), fast for the usual forms.
 
@@ -141,11 +147,20 @@ def _parse_deal(v: str) -> Deal:
         # the usual form (four hands, one space between them): the 16 suits in one match
         g = m.groups()
         r0, r1, r2, r3 = _RUNS
+        runs: list[tuple[Card, ...]] | None
         try:
             runs = [r0[g[k]] + r1[g[k + 1]] + r2[g[k + 2]] + r3[g[k + 3]] for k in (1, 5, 9, 13)]
-        except KeyError:
-            pass  # a suit not read yet (or not valid): read below
-        else:
+        except KeyError:  # a suit not read yet: read, then the same (a suit not valid: read below)
+            runs = None
+            for j, k in _SUIT_GROUPS:
+                if g[j] not in _RUNS[k] and _suit_run(k, g[j]) is None:
+                    break
+            else:
+                try:
+                    runs = [r0[g[k]] + r1[g[k + 1]] + r2[g[k + 2]] + r3[g[k + 3]] for k in (1, 5, 9, 13)]
+                except KeyError:  # (a run forgotten meanwhile: _RUNS full)
+                    runs = None
+        if runs is not None:
             hands: list[Hand | None] = [None, None, None, None]
             first = _SEATS[g[0]]
             for i, cards in enumerate(runs):
