@@ -609,16 +609,19 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
     if number is not None and number >= 1:
         vul = vul if vul is not None else vulnerability_for_board(number)
         dealer = dealer if dealer is not None else dealer_for_board(number)
-    home, visit = _clean(tag("HomeTeam")), _clean(tag("VisitTeam"))
+    # (_clean(v) is None for a tag not given or empty: no call for those, most of these tags)
+    home = _clean(v) if (v := tag("HomeTeam")) else None
+    visit = _clean(v) if (v := tag("VisitTeam")) else None
     match = (
-        _clean(tag("Section")) or "",
-        _clean(tag("Stage")) or "",
-        _clean(tag("Round")) or "",
+        (_clean(v) or "") if (v := tag("Section")) else "",
+        (_clean(v) or "") if (v := tag("Stage")) else "",
+        (_clean(v) or "") if (v := tag("Round")) else "",
         home or "",
         visit or "",
     )
     # pair identity: PairNS / PairEW, else the two names (each cleaned once)
-    pair_ns, pair_ew = _clean(tag("PairNS")), _clean(tag("PairEW"))
+    pair_ns = _clean(v) if (v := tag("PairNS")) else None
+    pair_ew = _clean(v) if (v := tag("PairEW")) else None
     if pair_ns is None:
         north, south = _clean(tag("North")), _clean(tag("South"))
         ns, ns_one = _pair(north, south), north is not None and north == south
