@@ -553,9 +553,12 @@ def deal_text(deal: Deal) -> str:
     if None not in hands:
         dc = check_deal(deal, required=False)
         if dc.cards_per_hand == 13 and not dc.faults:  # four given hands of 13 distinct cards
-            return "N:" + " ".join(
-                f"{text[m >> 39]}.{text[m >> 26 & 8191]}.{text[m >> 13 & 8191]}.{text[m & 8191]}"
-                for m in dc.masks  # type: ignore[operator]
+            n, e, s, w = dc.masks  # (one f-string: no generator to resume a hand)
+            return (
+                f"N:{text[n >> 39]}.{text[n >> 26 & 8191]}.{text[n >> 13 & 8191]}.{text[n & 8191]}"  # type: ignore[operator]
+                f" {text[e >> 39]}.{text[e >> 26 & 8191]}.{text[e >> 13 & 8191]}.{text[e & 8191]}"  # type: ignore[operator]
+                f" {text[s >> 39]}.{text[s >> 26 & 8191]}.{text[s >> 13 & 8191]}.{text[s & 8191]}"  # type: ignore[operator]
+                f" {text[w >> 39]}.{text[w >> 26 & 8191]}.{text[w >> 13 & 8191]}.{text[w & 8191]}"  # type: ignore[operator]
             )
     parts = []
     for h in hands:
@@ -606,16 +609,19 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
     if number is not None and number >= 1:
         vul = vul if vul is not None else vulnerability_for_board(number)
         dealer = dealer if dealer is not None else dealer_for_board(number)
-    home, visit = _clean(tag("HomeTeam")), _clean(tag("VisitTeam"))
+    # (_clean(v) is None for a tag not given or empty: no call for those, most of these tags)
+    home = _clean(v) if (v := tag("HomeTeam")) else None
+    visit = _clean(v) if (v := tag("VisitTeam")) else None
     match = (
-        _clean(tag("Section")) or "",
-        _clean(tag("Stage")) or "",
-        _clean(tag("Round")) or "",
+        (_clean(v) or "") if (v := tag("Section")) else "",
+        (_clean(v) or "") if (v := tag("Stage")) else "",
+        (_clean(v) or "") if (v := tag("Round")) else "",
         home or "",
         visit or "",
     )
     # pair identity: PairNS / PairEW, else the two names (each cleaned once)
-    pair_ns, pair_ew = _clean(tag("PairNS")), _clean(tag("PairEW"))
+    pair_ns = _clean(v) if (v := tag("PairNS")) else None
+    pair_ew = _clean(v) if (v := tag("PairEW")) else None
     if pair_ns is None:
         north, south = _clean(tag("North")), _clean(tag("South"))
         ns, ns_one = _pair(north, south), north is not None and north == south
@@ -655,7 +661,7 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         competition=(tag("Competition") or "").strip(),
         claims=tuple(claims),
         tables=tuple(views),
-        date=session_date(tag("Date")),
+        date=_session_date(tag("Date")),
         spans=tuple([where.get(n) for n in _SPAN_TAGS]) if where else (),
         status=r.score_status,
         faults=tuple(error_codes((*board.diagnostics, *r.diagnostics)))
@@ -693,6 +699,21 @@ def session_date(value: str | None) -> str:
     if _UNKNOWN_DATE_RE.fullmatch(value) is not None:
         return ""
     return value.strip(_BLANKS)
+
+
+#: :func:`session_date` of the Date values seen (a file's games share a few dates).
+_DATES: dict[str | None, str] = {}
+
+
+def _session_date(value: str | None) -> str:
+    """:func:`session_date`, remembered in :data:`_DATES`."""
+    got = _DATES.get(value)
+    if got is None:
+        got = session_date(value)
+        if len(_DATES) >= 4096:
+            _DATES.clear()
+        _DATES[value] = got
+    return got
 
 
 def records(boards: Iterable[Board]) -> Iterator[GameRecord]:

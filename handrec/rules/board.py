@@ -219,6 +219,16 @@ _ALL_CHECKABLE = (True, True, True, True)
 _last_check: tuple[Deal | None, DealCheck] = (None, _NO_DEAL)
 
 
+def _remember_complete(deal: Deal, masks: tuple[int, int, int, int]) -> None:
+    """Keep ``masks`` (each seat's 13 cards, N E S W, found by the reader while it built
+    ``deal``) as the :class:`DealCheck` of ``deal``, for :func:`check_deal` to return: the
+    deal is read once, its masks shared.  Only for four hands of 13 canonical cards each
+    whose masks add up to the full deck (the fast path of :func:`check_deal`, which finds
+    the same DealCheck)."""
+    global _last_check
+    _last_check = (deal, DealCheck((), masks, _ALL_CHECKABLE, 13))
+
+
 def check_deal(deal: Deal | None, *, required: bool = True) -> DealCheck:
     """Check the cards of a deal (Law 1: 52 cards, 13 to each player).
 

@@ -362,11 +362,10 @@ def replay_play(
             if gaps:
                 stop = min(limit, next((k // 4 for k in gaps if k >= i), limit))
             while trick_no < stop:
-                i0, i1, i2, i3 = infos[i : i + 4]
-                b0, s0, x0 = i0
-                b1, s1, x1 = i1
-                b2, s2, x2 = i2
-                b3, s3, x3 = i3
+                b0, s0, x0 = infos[i]  # (no slice: no list made a trick)
+                b1, s1, x1 = infos[i + 1]
+                b2, s2, x2 = infos[i + 2]
+                b3, s3, x3 = infos[i + 3]
                 p0, p1, p2, p3 = _ROTATIONS[leader]
                 m0 = masks[p0]
                 m1 = masks[p1]

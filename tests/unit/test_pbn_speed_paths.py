@@ -155,6 +155,48 @@ def test_plain_play_reads_as_the_general_loop(monkeypatch: pytest.MonkeyPatch) -
     assert fast.play is not None and len(fast.play.cards) == 52
 
 
+@pytest.mark.parametrize("tricks", [1, 5, 12])
+def test_claimed_play_reads_as_the_general_loop(tricks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play of whole tricks and then ``*`` alone on its line (a claim) takes a fast path
+    in _play: the same Play, and the section not plain (for the export check)."""
+    head, lines = GAME.split('[Play "S"]\n')
+    text = head + '[Play "S"]\n' + "".join(lines.splitlines(keepends=True)[:tricks]) + "*\n"
+    fast = reader.parse_pbn_text(text)[0]
+    sec_fast = [s for s in parser._parse_block(parser._parser(), text)[0] if s.kind == parser._PLAY][0]
+    monkeypatch.setattr(play_section, "_UPPER_CARDS", {})  # no line is plain: the general loop reads every card
+    slow = reader.parse_pbn_text(text)[0]
+    assert fast.play == slow.play and fast.diagnostics == slow.diagnostics
+    assert fast.play is not None and fast.play.ended == "*" and len(fast.play.cards) == 4 * tricks
+    issues: list = []
+    play_section._play(sec_fast, ({}, ()), None, issues)
+    assert sec_fast.plain is False
+
+
+@pytest.mark.parametrize(
+    ("text", "export"),
+    [
+        (GAME, True),
+        ('[A "1"]\n\n[B "2"]\n   \n[C "3"]\n\n', True),
+        ('[A "1"]  \n[B "2"]\n', False),
+        ('[A "1"]\n[B "2"]  ', False),
+        ('[A "1"]\n[B "2"]\n\t\n', True),
+    ],
+)
+def test_tag_lines_looked_up_as_read(text: str, export: bool) -> None:
+    """_tag_pairs_plain looks up the lines it has read before (_TAG_LINES): a token read
+    again (every line known) gives what its first reading gave, tags and both flags."""
+    parser._TAG_LINES.clear()
+    toks = [t for t in _tokens(text) if t.type in ("TAGS", "AUCTION_TAG", "PLAY_TAG")]
+    cold = [parser._tag_pairs_plain(t) for t in toks]
+    warm = [parser._tag_pairs_plain(t) for t in toks]
+    assert warm == cold
+    for tok, (tags, _, _) in zip(toks, cold):
+        assert [(t.name, t.value, t.span) for t in tags] == [
+            (t.name, t.value, t.span) for t in parser._tag_pairs_general(tok)
+        ]
+    assert cold[0][2] is export  # every tag pair alone on its line as [Name "value"]
+
+
 def test_plain_auction_keeps_the_dealer_check() -> None:
     b = reader.parse_pbn_text(GAME.replace('[Auction "N"]', '[Auction "E"]'))[0]
     assert "T106" in [d.code for d in b.diagnostics]
@@ -308,3 +350,34 @@ def test_blocks_frame_games_with_comments_without_lines(monkeypatch: pytest.Monk
         f"t.pbn:{site_line}:1: F021 warning: line is 311 characters long counting a CR LF line end "
         "(as export format ends lines); export format allows 255"
     ]
+
+
+@pytest.mark.parametrize("first", "NESW")
+def test_deal_masks_shared_as_check_deal(first: str) -> None:
+    """The reader hands a full deal's masks to check_deal (rules.board._remember_complete):
+    the DealCheck it then returns is the one check_deal computes itself."""
+    from handrec.model import Deal
+    from handrec.rules import board
+
+    v = f"{first}:AQ6.AKJ5.J8.KJ74 KT932.82.AQT94.A 875.T93.763.Q532 J4.Q764.K52.T986"
+    tag_values._DEALS.clear()
+    tag_values._parse_deal(v)  # the runs read once
+    tag_values._DEALS.clear()
+    deal = tag_values._parse_deal(v)
+    assert board._last_check[0] is deal
+    shared = board.check_deal(deal)
+    board._last_check = (None, board._NO_DEAL)
+    assert shared == board.check_deal(Deal.parse(v)) == board.check_deal(deal)
+    assert shared.masks[0] == board.hand_mask(Deal.parse(v).hands[0])
+
+
+@pytest.mark.parametrize("contract", ["2S", "3H", "1NT", "4D", "5C"])
+def test_known_play_in_play_order_as_the_general_loop(contract: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """_play's loop for a play of known cards (slots from _TRICK_SLOTS, Law 44 inline) puts
+    the cards in the order the general loop does, whatever the trumps."""
+    text = GAME.replace('[Contract "2S"]', f'[Contract "{contract}"]')
+    fast = reader.parse_pbn_text(text)[0]
+    monkeypatch.setattr(play_section, "_UPPER_CARDS", {})  # no line is plain: the general loop reads every card
+    slow = reader.parse_pbn_text(text)[0]
+    assert fast.play == slow.play and fast.diagnostics == slow.diagnostics
+    assert fast.play is not None and len(fast.play.cards) == 52 and len(set(fast.play.cards)) == 52

@@ -151,6 +151,10 @@ _LEAD, _TAGS, _AUCTION, _PLAY = 0, 1, 2, 3
 _PLAIN_FOLDED = frozenset(n.lower() for n, spec in TAGS.items() if spec.group != "table")
 
 
+#: The empty list attributes of a :class:`_Section` (never added to: a list replaces it).
+_NONE: Any = ()
+
+
 class _Section:
     """The parse of one section: tag pairs and what follows them up to the next section.
 
@@ -196,11 +200,13 @@ class _Section:
     def __init__(self, kind: int, tags: list[Tag], raw: Token | None = None) -> None:
         self.kind = kind
         self.tags = tags
-        self.elements: list[Any] = []
-        self.comments: list[str] = []
-        self.comment_at: list[tuple[int, int]] = []
-        self.issues: list[_Issue] = []
-        self.rows: list[Token] = []
+        # empty until something is added: the shared empty tuple, a list once added to (most
+        # sections have no comment, no issue, and a tags section no rows: no list made)
+        self.elements: list[Any] = _NONE
+        self.comments: list[str] = _NONE
+        self.comment_at: list[tuple[int, int]] = _NONE
+        self.issues: list[_Issue] = _NONE
+        self.rows: list[Token] = _NONE
         self.rows_comment = False
         self.raw = raw
         self.row_open = False
@@ -330,12 +336,17 @@ def _comment(tok: Token) -> str:
 
 
 def _unknown(sec: _Section, tok: Token) -> _Section:
+    if not sec.issues:
+        sec.issues = []
     for text, span in _elements(tok):
         sec.issues.append(("F006", span, {"token": text}))
     return sec
 
 
 def _add_comment(sec: _Section, tok: Token) -> _Section:
+    if not sec.comments:
+        sec.comments = []
+        sec.comment_at = []
     sec.comments.append(_comment(tok))
     sec.comment_at.append((tok.line, tok.column))
     return sec
@@ -347,7 +358,7 @@ def _section_head(kind: int, name: str, tok: Token) -> _Section:
     t = tags[0]
     sec = _Section(kind, [Tag(name, t.value, t.span)], tok)
     if t.name != name:
-        sec.issues.append(("T122", t.span, {"name": t.name, "read": name}))
+        sec.issues = [("T122", t.span, {"name": t.name, "read": name})]
     else:
         sec.plain_tags = plain
         sec.export_tags = export
@@ -391,6 +402,8 @@ class _PbnTransformer(Transformer):
         sec = c[0]
         if sec.tags[-1].name.lower() in _PLAIN_FOLDED:
             return _unknown(sec, c[1])
+        if not sec.rows:
+            sec.rows = []
         sec.rows.append(c[1])  # table or unknown section data (PBN 2.1 §5)
         return sec
 
@@ -404,9 +417,14 @@ class _PbnTransformer(Transformer):
         return _section_head(_AUCTION, "Auction", c[0])
 
     def auction_rows(self, c: list[Any]) -> _Section:
-        c[0].elements.extend(_elements(c[1]))
-        c[0].rows.append(c[1])
-        return c[0]
+        sec = c[0]
+        if sec.rows:
+            sec.elements.extend(_elements(c[1]))
+            sec.rows.append(c[1])
+        else:
+            sec.elements = _elements(c[1])  # (a new list)
+            sec.rows = [c[1]]
+        return sec
 
     def auction_comment(self, c: list[Any]) -> _Section:
         return _add_comment(c[0], c[1])
@@ -421,7 +439,7 @@ class _PbnTransformer(Transformer):
             spans = _token_spans(tok)
             if spans is not None and spans[2]:  # four words a line: elements made if needed
                 sec.flat = (tok.split(), spans[1])
-                sec.rows.append(tok)
+                sec.rows = [tok]
                 sec.row_open = "\n" not in tok[len(tok.rstrip()) :]
                 return sec
         rows = _rows(tok)
@@ -431,7 +449,12 @@ class _PbnTransformer(Transformer):
             last_words, last_where = sec.elements[-1]
             last_words.extend(words)
             sec.elements[-1] = (last_words, last_where + where)  # span lists are shared
-        sec.elements.extend(rows)
+        if sec.elements:
+            sec.elements.extend(rows)
+        else:
+            sec.elements = rows
+        if not sec.rows:
+            sec.rows = []
         sec.rows.append(tok)
         sec.row_open = "\n" not in tok[len(tok.rstrip()) :]
         return sec

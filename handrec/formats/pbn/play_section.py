@@ -40,6 +40,9 @@ for _c in ALL_CARDS:
 _UPPER_CARDS: dict[str, Card] = {str(c): c for c in ALL_CARDS}  # the export spelling
 #: ``_OFFSET[seat][k]`` = the seat ``k`` places clockwise from ``seat`` (Seat.offset, faster).
 _OFFSET = [[Seat((s + k) % 4) for k in range(4)] for s in range(4)]
+#: ``_TRICK_SLOTS[k][r]``: the slots of trick ``k`` (0-12) in play order when its leader sits
+#: ``r`` seats after the Play tag's (PBN 2.1 §3.6: a trick's line is in seat order from it).
+_TRICK_SLOTS = tuple(tuple(tuple(4 * k + (r + j) % 4 for j in range(4)) for r in range(4)) for k in range(13))
 _PLUS: Any = object()  # the "+" slot of a play: the next card goes here
 
 
@@ -124,6 +127,21 @@ def _play(
             slot_spans = list(chain.from_iterable(map(_SECOND, elements)))
             elements = []
             known = True  # every slot holds a card
+        elif (
+            len(lines_words) > 1
+            and lines_words[-1] == ["*"]
+            and all(slot_cards[:-1])
+            and set(map(len, lines_words[:-1])) == {4}
+        ):
+            # a claim (four tenths of real plays): whole tricks in export spelling, then "*"
+            # alone on the last line; what the loop gives ("*" ends the play, and is no card:
+            # the section is not plain)
+            del slot_cards[-1]
+            slot_spans = list(chain.from_iterable(map(_SECOND, elements[:-1])))
+            elements = []
+            known = True
+            ended = "*"
+            plain = False
         else:
             known = False
             slot_cards = []
@@ -242,7 +260,42 @@ def _play(
         spans = []
         order_slots = []  # the slot of each card in play order (only with marks/notes/comments)
         to_lead = leader  # the seat to lead the trick
-        if not marks and plus_at < 0 and not track:
+        if known and n <= 52 and not marks and plus_at < 0 and not track:
+            # the usual case, every card known: the slots of each trick in play order from a
+            # table (no list made a trick), Law 44 as _winner, the cards taken at the end
+            offsets, slots = _OFFSET, _TRICK_SLOTS
+            order: list[int] = []
+            get = slot_cards.__getitem__
+            for k in range(n >> 2):
+                at = slots[k][(to_lead - leader) & 3]
+                order += at
+                i0, i1, i2, i3 = at
+                c = get(i0)
+                suit = c.suit
+                rank = c.rank
+                best = 0
+                c = get(i1)
+                if c.suit is suit:
+                    if c.rank > rank:
+                        best, rank = 1, c.rank
+                elif c.suit is trump:
+                    best, suit, rank = 1, trump, c.rank
+                c = get(i2)
+                if c.suit is suit:
+                    if c.rank > rank:
+                        best, rank = 2, c.rank
+                elif c.suit is trump:
+                    best, suit, rank = 2, trump, c.rank
+                c = get(i3)
+                if c.suit is suit:
+                    if c.rank > rank:
+                        best = 3
+                elif c.suit is trump:
+                    best = 3
+                to_lead = offsets[to_lead][best]
+            cards = tuple(map(get, order))  # type: ignore[assignment]  # (tuple(cards) below: the same object)
+            spans = tuple(map(slot_spans.__getitem__, order))  # type: ignore[assignment]
+        elif not marks and plus_at < 0 and not track:
             # the usual case (no ^L, no "+", no annotation or comment): as the loop below
             offsets, best = _OFFSET, _winner if known else best_known
             for t in range(0, n, 4):

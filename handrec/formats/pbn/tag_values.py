@@ -17,6 +17,7 @@ from typing import Any
 
 from handrec.formats.pbn.tags import TAGS, TagValueError
 from handrec.model import ALL_CARDS, Card, Contract, Deal, Hand, ModelError, Seat, Side, Span, Strain, Tag
+from handrec.rules.board import FULL_MASK, _remember_complete
 
 #: A pending diagnostic: (code, block-relative span or None, template arguments).
 _Issue = tuple[str, Span | None, dict[str, Any]]
@@ -70,6 +71,8 @@ _HAND_FIELDS_OK = [f.name for f in dataclasses.fields(Hand)] == ["cards"]
 #: Per suit in hand order (spades, hearts, diamonds, clubs): the text of a suit's ranks to
 #: its cards high to low, for texts already read (a file repeats the same holdings).
 _RUNS: tuple[dict[str, tuple[Card, ...]], ...] = ({}, {}, {}, {})
+#: The same runs' card masks (bit ``Card.index``), kept with :data:`_RUNS` (same keys).
+_RUN_MASKS: tuple[dict[str, int], ...] = ({}, {}, {}, {})
 
 
 def _suit_run(k: int, ranks: str) -> tuple[Card, ...] | None:
@@ -77,19 +80,24 @@ def _suit_run(k: int, ranks: str) -> tuple[Card, ...] | None:
     a character that is no rank, or a repeated rank.  Remembered in :data:`_RUNS`."""
     base = _SUIT_BASE[k]
     idx = []
+    mask = 0
     for ch in ranks:
         r = _RANK_INDEX.get(ch)
         if r is None:
             return None
         idx.append(base + r)
-    if len(set(idx)) != len(idx):
+        mask |= 1 << (base + r)
+    if mask.bit_count() != len(idx):  # a rank repeated
         return None
     idx.sort(reverse=True)  # Card.index descending = high to low
     run = tuple(map(_card_at, idx))
     runs = _RUNS[k]
+    masks = _RUN_MASKS[k]
     if len(runs) >= 20_000:
         runs.clear()
+        masks.clear()
     runs[ranks] = run
+    masks[ranks] = mask
     return run
 
 
@@ -122,6 +130,10 @@ _DEALS: dict[str, Deal] = {}
 _DEAL_SUITS_RE = re.compile(r"([NESWnesw]):" + " ".join([r"\.".join([r"([^\s.]*+)"] * 4)] * 4))
 
 
+#: The groups of :data:`_DEAL_SUITS_RE`'s 16 suits and their suits in hand order (0 spades).
+_SUIT_GROUPS = tuple((j, (j - 1) & 3) for j in range(1, 17))
+
+
 def _parse_deal(v: str) -> Deal:
     """PBN deal notation to a Deal (PBN 2.1 §3.4.11), fast for the usual forms.
 
@@ -135,18 +147,35 @@ def _parse_deal(v: str) -> Deal:
         # the usual form (four hands, one space between them): the 16 suits in one match
         g = m.groups()
         r0, r1, r2, r3 = _RUNS
+        runs: list[tuple[Card, ...]] | None
         try:
             runs = [r0[g[k]] + r1[g[k + 1]] + r2[g[k + 2]] + r3[g[k + 3]] for k in (1, 5, 9, 13)]
-        except KeyError:
-            pass  # a suit not read yet (or not valid): read below
-        else:
+        except KeyError:  # a suit not read yet: read, then the same (a suit not valid: read below)
+            runs = None
+            for j, k in _SUIT_GROUPS:
+                if g[j] not in _RUNS[k] and _suit_run(k, g[j]) is None:
+                    break
+            else:
+                try:
+                    runs = [r0[g[k]] + r1[g[k + 1]] + r2[g[k + 2]] + r3[g[k + 3]] for k in (1, 5, 9, 13)]
+                except KeyError:  # (a run forgotten meanwhile: _RUNS full)
+                    runs = None
+        if runs is not None:
             hands: list[Hand | None] = [None, None, None, None]
             first = _SEATS[g[0]]
             for i, cards in enumerate(runs):
                 hand = object.__new__(Hand)
                 object.__setattr__(hand, "cards", cards)
                 hands[(first + i) % 4] = hand
-            return _remember_deal(v, Deal(tuple(hands)))  # type: ignore[arg-type]
+            deal = _remember_deal(v, Deal(tuple(hands)))  # type: ignore[arg-type]
+            if len(runs[0]) == len(runs[1]) == len(runs[2]) == len(runs[3]) == 13:
+                # a full deal: its masks (from the runs') shared with the replay's check_deal
+                m0, m1, m2, m3 = _RUN_MASKS
+                masks = [m0[g[k]] | m1[g[k + 1]] | m2[g[k + 2]] | m3[g[k + 3]] for k in (1, 5, 9, 13)]
+                if sum(masks) == FULL_MASK:  # 52 distinct cards
+                    f = 4 - first
+                    _remember_complete(deal, (masks[f % 4], masks[(f + 1) % 4], masks[(f + 2) % 4], masks[(f + 3) % 4]))
+            return deal
     first = _SEATS.get(v[:1]) if v[1:2] == ":" else None
     parts = v[2:].split()
     if first is None or len(parts) != 4:
