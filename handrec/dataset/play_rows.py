@@ -34,6 +34,7 @@ _CODE: dict[int, int] = {id(c): i for i, c in enumerate(ALL_CARDS)}
 _CODE[id(None)] = _NO_CARD
 #: A trick's winner by seat (``None``: no winner); a key that is not one of these: not the model's.
 _WINNER: dict[object, int] = {**{s: int(s) for s in Seat}, None: _NO_WINNER}
+_SEAT_TYPE = {Seat}
 _CARDS = pa.array([str(c) for c in ALL_CARDS] + [None], pa.string())
 _SEATS = pa.array([*_SEAT_STR, None], pa.string())
 
@@ -113,10 +114,13 @@ class PlayRows:
         self._chunks: list[_Coded | _Listed] = []
         self.rows = 0
 
-    def add(self, bid: int, path: str, tricks: tuple) -> None:
-        """Add the rows of one board's tricks (:attr:`handrec.rules.replay.Replay.tricks`), one per card."""
+    def add(self, bid: int, path: str, tricks: tuple) -> int | None:
+        """Add the rows of one board's tricks (:attr:`handrec.rules.replay.Replay.tricks`), one per card.
+
+        Returns the cards the play gives (those not ``None``: ``boards.cards_played``) when the play
+        fits the codes, else ``None`` (the caller counts them)."""
         if not tricks:
-            return
+            return 0
         numbers, leaders, cards, winners = zip(*tricks)  # (each step below runs in C: no loop a card)
         try:
             leads = bytes(leaders)
@@ -126,7 +130,7 @@ class PlayRows:
             nums = array("q", numbers)
         except (KeyError, TypeError, ValueError, OverflowError):  # not the model's own seats or cards
             return self._listed(bid, path, tricks)
-        if max(leads) > 3 or max(lens) > 4 or not all(type(x) is Seat for x in leaders):
+        if max(leads) > 3 or max(lens) > 4 or {*map(type, leaders)} != _SEAT_TYPE:
             return self._listed(bid, path, tricks)
         chunk = self._chunks[-1] if self._chunks else None
         if type(chunk) is not _Coded:
@@ -141,8 +145,9 @@ class PlayRows:
         chunk.paths.append(path)
         chunk.bcards.append(len(codes))
         self.rows += len(codes)
+        return len(codes) - codes.count(_NO_CARD)
 
-    def _listed(self, bid: int, path: str, tricks: tuple) -> None:
+    def _listed(self, bid: int, path: str, tricks: tuple) -> None:  # (the caller counts the cards)
         chunk = self._chunks[-1] if self._chunks else None
         if type(chunk) is not _Listed:
             chunk = _Listed(self.schema)
