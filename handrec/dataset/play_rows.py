@@ -2,10 +2,11 @@
 
 A board's play is 52 rows of 8 columns: as Python lists, ``convert`` spent more on them than on
 anything else it adds to ``validate`` (issue #23.2).  :class:`PlayRows` keeps a board's play
-as a few small byte strings -- one code a card (its index in
-:data:`handrec.model.ALL_CARDS`, :data:`_NO_CARD` for a card the record does not know), and a
-trick's length, leader, winner and number -- and :meth:`PlayRows.take` makes the columns of all
-the boards buffered at once, with numpy: ``card_index``, ``position`` and ``seat`` are computed
+as the ``id`` of each card (one of the model's own cards, or ``None`` for a card the record does
+not know) and a few small byte strings -- a trick's length, leader, winner and number -- and
+:meth:`PlayRows.take` makes the columns of all the boards buffered at once, with numpy: the ids
+become codes (the card's index in :data:`handrec.model.ALL_CARDS`, :data:`_NO_CARD` for none)
+by one sorted look-up, ``card_index``, ``position`` and ``seat`` are computed
 from the tricks (``seat`` = the leader's offset by the position, clockwise), and the text
 columns are dictionary arrays cast to strings.  A play that does not fit the codes (a card or
 seat that is not one of the model's own instances, a trick of more than four cards: only
@@ -32,9 +33,15 @@ _NO_CARD = 52
 _NO_WINNER = 4
 _CODE: dict[int, int] = {id(c): i for i, c in enumerate(ALL_CARDS)}
 _CODE[id(None)] = _NO_CARD
+#: The ids of the model's cards and of ``None`` (they live as long as the process, so an id
+#: stands for its object while the rows are buffered), sorted, and the code of each.
+_IDS = frozenset(_CODE)
+_SORTED_IDS = np.array(sorted(_CODE), np.int64)
+_CODE_AT = np.array([_CODE[i] for i in sorted(_CODE)], np.int8)
 #: A trick's winner by seat (``None``: no winner); a key that is not one of these: not the model's.
 _WINNER: dict[object, int] = {**{s: int(s) for s in Seat}, None: _NO_WINNER}
 _SEAT_TYPE = {Seat}
+_NONE_ID = id(None)
 _CARDS = pa.array([str(c) for c in ALL_CARDS] + [None], pa.string())
 _SEATS = pa.array([*_SEAT_STR, None], pa.string())
 
@@ -47,7 +54,7 @@ class _Coded:
     """The plays of consecutive boards in codes."""
 
     def __init__(self) -> None:
-        self.cards = bytearray()  # a code a card
+        self.ids: list[int] = []  # ``id()`` a card: one of :data:`_IDS` (made codes in :meth:`columns`)
         self.tlen = bytearray()  # a trick's cards
         self.tlead = bytearray()  # its leader (0-3: N E S W)
         self.twin = bytearray()  # its winner, _NO_WINNER for none
@@ -57,7 +64,9 @@ class _Coded:
         self.bcards = array("q")  # its cards
 
     def columns(self, schema: pa.Schema) -> list[pa.Array]:
-        n = len(self.cards)
+        ids = np.array(self.ids, np.int64)
+        codes = _CODE_AT[np.searchsorted(_SORTED_IDS, ids)]  # (every id is one of them: PlayRows.add)
+        n = len(ids)
         tlen = np.frombuffer(bytes(self.tlen), np.uint8).astype(np.int64)
         bcards = np.frombuffer(self.bcards, np.int64)
         row = np.arange(n, dtype=np.int64)
@@ -77,7 +86,7 @@ class _Coded:
             "trick": pa.array(trick),
             "position": pa.array(position),
             "seat": pa.DictionaryArray.from_arrays(pa.array(seat.astype(np.int8)), _SEATS),
-            "card": pa.DictionaryArray.from_arrays(pa.array(np.frombuffer(bytes(self.cards), np.int8)), _CARDS),
+            "card": pa.DictionaryArray.from_arrays(pa.array(codes), _CARDS),
             "winner": pa.DictionaryArray.from_arrays(pa.array(winner.astype(np.int8)), _SEATS),
         }
         return [cols[f.name].cast(f.type) for f in schema]
@@ -126,26 +135,29 @@ class PlayRows:
             leads = bytes(leaders)
             lens = bytes(map(len, cards))
             wins = bytes(map(_WINNER.__getitem__, winners))
-            codes = bytes(map(_CODE.__getitem__, map(id, chain.from_iterable(cards))))
+            # The cards by id, made codes for the whole batch at once (PlayRows.take): a look-up a
+            # card here costs more than all the rest of the board's rows (issue #23.2).
+            ids = list(map(id, chain.from_iterable(cards)))
             nums = array("q", numbers)
-        except (KeyError, TypeError, ValueError, OverflowError):  # not the model's own seats or cards
+        except (KeyError, TypeError, ValueError, OverflowError):  # not the model's own seats
             return self._listed(bid, path, tricks)
-        if max(leads) > 3 or max(lens) > 4 or {*map(type, leaders)} != _SEAT_TYPE:
-            return self._listed(bid, path, tricks)
+        if max(leads) > 3 or max(lens) > 4 or {*map(type, leaders)} != _SEAT_TYPE or not _IDS.issuperset(ids):
+            return self._listed(bid, path, tricks)  # (not the model's own seats or cards)
         chunk = self._chunks[-1] if self._chunks else None
         if type(chunk) is not _Coded:
             chunk = _Coded()
             self._chunks.append(chunk)
-        chunk.cards += codes
+        chunk.ids += ids
         chunk.tlen += lens
         chunk.tlead += leads
         chunk.twin += wins
         chunk.tnum += nums
         chunk.bids.append(bid)
         chunk.paths.append(path)
-        chunk.bcards.append(len(codes))
-        self.rows += len(codes)
-        return len(codes) - codes.count(_NO_CARD)
+        n = len(ids)
+        chunk.bcards.append(n)
+        self.rows += n
+        return n - ids.count(_NONE_ID)
 
     def _listed(self, bid: int, path: str, tricks: tuple) -> None:  # (the caller counts the cards)
         chunk = self._chunks[-1] if self._chunks else None
