@@ -7,8 +7,9 @@ not know) and a few small byte strings -- a trick's length, leader, winner and n
 :meth:`PlayRows.take` makes the columns of all the boards buffered at once, with numpy: the ids
 become codes (the card's index in :data:`handrec.model.ALL_CARDS`, :data:`_NO_CARD` for none)
 by one sorted look-up, ``card_index``, ``position`` and ``seat`` are computed
-from the tricks (``seat`` = the leader's offset by the position, clockwise), and the text
-columns are dictionary arrays cast to strings.  A play that does not fit the codes (a card or
+from the tricks (``seat`` = the leader's offset by the position, clockwise), the text columns
+``seat``, ``card`` and ``winner`` are made from their buffers (:func:`_texts`), ``source_file``
+from a dictionary array cast to strings.  A play that does not fit the codes (a card or
 seat that is not one of the model's own instances, a trick of more than four cards: only
 hand-built boards) is kept as lists, as before, in its place among the others.
 """
@@ -42,8 +43,28 @@ _CODE_AT = np.array([_CODE[i] for i in sorted(_CODE)], np.int8)
 _WINNER: dict[object, int] = {**{s: int(s) for s in Seat}, None: _NO_WINNER}
 _SEAT_TYPE = {Seat}
 _NONE_ID = id(None)
-_CARDS = pa.array([str(c) for c in ALL_CARDS] + [None], pa.string())
-_SEATS = pa.array([*_SEAT_STR, None], pa.string())
+#: The text of each card code and of each seat code, as rows of bytes (:func:`_texts`).
+_CARD_BYTES = np.frombuffer("".join(str(c) for c in ALL_CARDS).encode(), np.uint8).reshape(52, 2)
+_SEAT_BYTES = np.frombuffer("".join(_SEAT_STR).encode(), np.uint8).reshape(4, 1)
+
+
+def _texts(codes: np.ndarray, table: np.ndarray, none: int | None = None) -> pa.Array:
+    """The string array of ``table[code]`` for each of ``codes`` (texts of one width: the rows of
+    ``table``), null where the code is ``none``: made from its buffers with numpy, not a value at a
+    time (a dictionary array cast to strings costs several times as much)."""
+    n = len(codes)
+    width = table.shape[1]
+    if none is None or not (nulls := codes == none).any():
+        offsets = np.arange(0, (n + 1) * width, width, dtype=np.int32)
+        return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(table[codes].tobytes()))
+    valid = ~nulls
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(valid * np.int32(width), out=offsets[1:])
+    data = table[codes[valid]].tobytes()
+    bitmap = np.packbits(valid, bitorder="little").tobytes()
+    return pa.StringArray.from_buffers(
+        n, pa.py_buffer(offsets), pa.py_buffer(data), pa.py_buffer(bitmap), int(np.count_nonzero(nulls))
+    )
 
 
 def _s(v: object) -> str | None:
@@ -85,9 +106,9 @@ class _Coded:
             "card_index": pa.array(card_index),
             "trick": pa.array(trick),
             "position": pa.array(position),
-            "seat": pa.DictionaryArray.from_arrays(pa.array(seat.astype(np.int8)), _SEATS),
-            "card": pa.DictionaryArray.from_arrays(pa.array(codes), _CARDS),
-            "winner": pa.DictionaryArray.from_arrays(pa.array(winner.astype(np.int8)), _SEATS),
+            "seat": _texts(seat, _SEAT_BYTES),
+            "card": _texts(codes, _CARD_BYTES, _NO_CARD),
+            "winner": _texts(winner, _SEAT_BYTES, _NO_WINNER),
         }
         return [cols[f.name].cast(f.type) for f in schema]
 
