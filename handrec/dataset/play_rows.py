@@ -2,11 +2,10 @@
 
 A board's play is 52 rows of 8 columns: as Python lists, ``convert`` spent more on them than on
 anything else it adds to ``validate`` (issue #23.2).  :class:`PlayRows` keeps a board's play
-as the ``id`` of each card (one of the model's own cards, or ``None`` for a card the record does
-not know) and a few small byte strings -- a trick's length, leader, winner and number -- and
-:meth:`PlayRows.take` makes the columns of all the boards buffered at once, with numpy: the ids
-become codes (the card's index in :data:`handrec.model.ALL_CARDS`, :data:`_NO_CARD` for none)
-by one sorted look-up, ``card_index``, ``position`` and ``seat`` are computed
+as a few small byte strings -- one code a card (its index in
+:data:`handrec.model.ALL_CARDS`, :data:`_NO_CARD` for a card the record does not know), and a
+trick's length, leader, winner and number -- and :meth:`PlayRows.take` makes the columns of all
+the boards buffered at once, with numpy: ``card_index``, ``position`` and ``seat`` are computed
 from the tricks (``seat`` = the leader's offset by the position, clockwise), the text columns
 ``seat``, ``card`` and ``winner`` are made from their buffers (:func:`_texts`), ``source_file``
 from a dictionary array cast to strings.  A play that does not fit the codes (a card or
@@ -34,15 +33,9 @@ _NO_CARD = 52
 _NO_WINNER = 4
 _CODE: dict[int, int] = {id(c): i for i, c in enumerate(ALL_CARDS)}
 _CODE[id(None)] = _NO_CARD
-#: The ids of the model's cards and of ``None`` (they live as long as the process, so an id
-#: stands for its object while the rows are buffered), sorted, and the code of each.
-_IDS = frozenset(_CODE)
-_SORTED_IDS = np.array(sorted(_CODE), np.int64)
-_CODE_AT = np.array([_CODE[i] for i in sorted(_CODE)], np.int8)
 #: A trick's winner by seat (``None``: no winner); a key that is not one of these: not the model's.
 _WINNER: dict[object, int] = {**{s: int(s) for s in Seat}, None: _NO_WINNER}
 _SEAT_TYPE = {Seat}
-_NONE_ID = id(None)
 #: The text of each card code and of each seat code, as rows of bytes (:func:`_texts`).
 _CARD_BYTES = np.frombuffer("".join(str(c) for c in ALL_CARDS).encode(), np.uint8).reshape(52, 2)
 _SEAT_BYTES = np.frombuffer("".join(_SEAT_STR).encode(), np.uint8).reshape(4, 1)
@@ -75,7 +68,7 @@ class _Coded:
     """The plays of consecutive boards in codes."""
 
     def __init__(self) -> None:
-        self.ids: list[int] = []  # ``id()`` a card: one of :data:`_IDS` (made codes in :meth:`columns`)
+        self.cards = bytearray()  # a code a card
         self.tlen = bytearray()  # a trick's cards
         self.tlead = bytearray()  # its leader (0-3: N E S W)
         self.twin = bytearray()  # its winner, _NO_WINNER for none
@@ -85,9 +78,8 @@ class _Coded:
         self.bcards = array("q")  # its cards
 
     def columns(self, schema: pa.Schema) -> list[pa.Array]:
-        ids = np.array(self.ids, np.int64)
-        codes = _CODE_AT[np.searchsorted(_SORTED_IDS, ids)]  # (every id is one of them: PlayRows.add)
-        n = len(ids)
+        codes = np.frombuffer(bytes(self.cards), np.int8)
+        n = len(codes)
         tlen = np.frombuffer(bytes(self.tlen), np.uint8).astype(np.int64)
         bcards = np.frombuffer(self.bcards, np.int64)
         row = np.arange(n, dtype=np.int64)
@@ -156,29 +148,27 @@ class PlayRows:
             leads = bytes(leaders)
             lens = bytes(map(len, cards))
             wins = bytes(map(_WINNER.__getitem__, winners))
-            # The cards by id, made codes for the whole batch at once (PlayRows.take): a look-up a
-            # card here costs more than all the rest of the board's rows (issue #23.2).
-            ids = list(map(id, chain.from_iterable(cards)))
+            codes = bytes(map(_CODE.__getitem__, map(id, chain.from_iterable(cards))))
             nums = array("q", numbers)
-        except (KeyError, TypeError, ValueError, OverflowError):  # not the model's own seats
+        except (KeyError, TypeError, ValueError, OverflowError):  # not the model's own seats or cards
             return self._listed(bid, path, tricks)
-        if max(leads) > 3 or max(lens) > 4 or {*map(type, leaders)} != _SEAT_TYPE or not _IDS.issuperset(ids):
-            return self._listed(bid, path, tricks)  # (not the model's own seats or cards)
+        if max(leads) > 3 or max(lens) > 4 or {*map(type, leaders)} != _SEAT_TYPE:
+            return self._listed(bid, path, tricks)
         chunk = self._chunks[-1] if self._chunks else None
         if type(chunk) is not _Coded:
             chunk = _Coded()
             self._chunks.append(chunk)
-        chunk.ids += ids
+        chunk.cards += codes
         chunk.tlen += lens
         chunk.tlead += leads
         chunk.twin += wins
         chunk.tnum += nums
         chunk.bids.append(bid)
         chunk.paths.append(path)
-        n = len(ids)
+        n = len(codes)
         chunk.bcards.append(n)
         self.rows += n
-        return n - ids.count(_NONE_ID)
+        return n - codes.count(_NO_CARD)
 
     def _listed(self, bid: int, path: str, tricks: tuple) -> None:  # (the caller counts the cards)
         chunk = self._chunks[-1] if self._chunks else None
