@@ -8,9 +8,10 @@ trick's length, leader, winner and number -- and :meth:`PlayRows.take` makes the
 the boards buffered at once, with numpy: ``card_index``, ``position`` and ``seat`` are computed
 from the tricks (``seat`` = the leader's offset by the position, clockwise), the text columns
 ``seat``, ``card`` and ``winner`` are made from their buffers (:func:`_texts`), ``source_file``
-from a dictionary array cast to strings.  A play that does not fit the codes (a card or
-seat that is not one of the model's own instances, a trick of more than four cards: only
-hand-built boards) is kept as lists, as before, in its place among the others.
+too for a batch of one input (else from a dictionary array cast to strings).  A play that does
+not fit the codes (a card or seat that is not one of the model's own instances, a trick of more
+than four cards: only hand-built boards) is kept as lists, as before, in its place among the
+others.
 """
 
 from __future__ import annotations
@@ -91,10 +92,16 @@ class _Coded:
         trick = np.repeat(np.frombuffer(self.tnum, np.int64), tlen)
         card_index = row - np.repeat(np.cumsum(bcards) - bcards, bcards)
         names = {p: i for i, p in enumerate(dict.fromkeys(self.paths))}
-        path_idx = np.repeat(np.fromiter((names[p] for p in self.paths), np.int32, len(self.paths)), bcards)
+        text = self.paths[0].encode() if len(names) == 1 else b""
+        if text and n * len(text) < 2**31:  # the usual batch, of one input: its path n times, from the buffers
+            offsets = np.arange(0, (n + 1) * len(text), len(text), dtype=np.int32)
+            paths = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(text * n))
+        else:
+            path_idx = np.repeat(np.fromiter((names[p] for p in self.paths), np.int32, len(self.paths)), bcards)
+            paths = pa.DictionaryArray.from_arrays(pa.array(path_idx), pa.array(list(names), pa.string()))
         cols = {
             "board_id": pa.array(np.repeat(np.frombuffer(self.bids, np.int64), bcards)),
-            "source_file": pa.DictionaryArray.from_arrays(pa.array(path_idx), pa.array(list(names), pa.string())),
+            "source_file": paths,
             "card_index": pa.array(card_index),
             "trick": pa.array(trick),
             "position": pa.array(position),

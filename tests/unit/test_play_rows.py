@@ -80,7 +80,11 @@ def test_cards_played_counts_the_cards_given_whichever_way_the_play_is_kept() ->
     buf = TableBuffers()
     buf.add(a)
     assert buf.take("boards").column("cards_played").to_pylist() == [6]
-    assert buf.take("plays").num_rows == 8
+    plays = buf.take("plays")  # one input: source_file made from the buffers
+    assert plays.num_rows == 8 and plays.column("source_file").to_pylist() == [board.origin.path] * 8
+    assert plays.column("card").to_pylist() == ["D5", "DA", "DJ", "D8", "DK", "DT", None, None]  # in play order
+    assert plays.column("winner").to_pylist() == ["N"] * 4 + [None] * 4
+    assert plays.schema == SCHEMAS["plays"]
     # The same tricks with a card that is not the model's own instance: kept as lists, counted by the row.
     t0 = a.replay.tricks[0]
     odd = Card(t0.cards[0].suit, t0.cards[0].rank)
