@@ -715,7 +715,7 @@ class TableBuffers:
         if table in ("boards", "diagnostics"):
             rows = self._boards if table == "boards" else self._diagnostics
             cols = list(zip(*rows)) if rows else [()] * len(schema)
-            batch = pa.RecordBatch.from_arrays([pa.array(c, type=f.type) for c, f in zip(cols, schema)], schema=schema)
+            batch = pa.RecordBatch.from_arrays([_array(c, f.type) for c, f in zip(cols, schema)], schema=schema)
             rows.clear()
             if table == "boards":
                 self.pending_boards = 0
@@ -725,6 +725,14 @@ class TableBuffers:
         for v in lists.values():
             v.clear()
         return batch
+
+
+def _array(values: tuple[Any, ...], type_: pa.DataType) -> pa.Array:
+    """``pa.array(values, type_)``; a column of nulls only (a tag no game of the batch gives, the
+    ``dd_*`` columns without ``--dd``) made at once, not converted a value at a time."""
+    if values and values[0] is None and values.count(None) == len(values):
+        return pa.nulls(len(values), type_)
+    return pa.array(values, type=type_)
 
 
 def metadata() -> dict[bytes, bytes]:
