@@ -7,6 +7,7 @@ module registers it.  Only this package imports typer and rich.
 from __future__ import annotations
 
 import copy
+import os
 import sys
 from collections.abc import Sequence
 
@@ -31,6 +32,10 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     """Console-script entry point (Ctrl-C: :mod:`handrec.cli.interrupt`)."""
+    # numpy (convert's plays columns) does no linear algebra here: without this its OpenBLAS starts
+    # a thread a core that spins idle, 7-28 M instructions of a convert run (issue #23.2).  The
+    # workers inherit it; a user's own setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     run(for_command(app, sys.argv[1:]))
 
 

@@ -14,11 +14,12 @@ from typing import Any
 
 from handrec.dd.table import DD_SEATS, DD_STRAINS
 from handrec.formats.pbn.tags import typed_value
-from handrec.model import Contract, Side
+from handrec.model import Contract, Doubling, Seat, Side, Strain, Vulnerability
 
 __all__ = [
     "contract_facts",
     "contract_values",
+    "enum_str",
     "file_figures",
     "figure_values",
     "FACT_COLUMNS",
@@ -63,6 +64,17 @@ def contract_facts(contract: Contract | None, result: int | None) -> dict[str, A
 
 _NO_CONTRACT = (None, None, None, None, None, None, False)
 
+#: ``str()`` of the members of the model's enums by identity (a member lives as long as its class):
+#: an IntEnum member prints through Python code (``__str__``), a lookup by ``id`` does not.
+_ENUM_STR: dict[int, str] = {id(m): str(m) for e in (Seat, Vulnerability, Strain, Doubling) for m in e}
+
+
+def enum_str(v: object) -> str | None:
+    """``str(v)``, ``None`` for ``None``: by lookup for a member of the model's enums (Seat,
+    Vulnerability, Strain, Doubling), else through ``str``."""
+    s = _ENUM_STR.get(id(v))
+    return s if s is not None or v is None else str(v)
+
 
 def contract_values(contract: Contract | None, result: int | None) -> tuple[Any, ...]:
     """:func:`contract_facts` as a tuple, in the order of :data:`FACT_COLUMNS` (``convert``'s rows)."""
@@ -71,7 +83,7 @@ def contract_values(contract: Contract | None, result: int | None) -> tuple[Any,
     level = contract.level
     if level == 0:
         return (None, None, None, None, None, None, contract.is_passed_out)
-    strain, doubled = str(contract.strain), str(contract.doubling)
+    strain, doubled = enum_str(contract.strain), enum_str(contract.doubling)
     if result is None:
         return (level, strain, doubled, None, None, None, False)
     need = level + 6
@@ -80,11 +92,6 @@ def contract_values(contract: Contract | None, result: int | None) -> tuple[Any,
 
 #: Typed values of the figure tags by (name, value): a file repeats them (``NS 620``, ``NS 50``...).
 _typed_value = functools.lru_cache(maxsize=4096)(typed_value)
-
-
-def _typed(tags: dict[str, str], name: str) -> Any:
-    value = tags.get(name)
-    return None if value is None else _typed_value(name, value)
 
 
 def _sides(parts: Any, declarer: str | None) -> tuple[Any, Any]:
@@ -136,23 +143,33 @@ def figure_values(tags: dict[str, str], declarer: str | None) -> tuple[Any, ...]
     """:func:`file_figures` as a tuple, in the order of :data:`FIGURE_COLUMNS` (``convert``'s rows)."""
     if tags.keys().isdisjoint(FIGURE_TAGS):
         return _NO_FIGURES
-    ns, ew = _sides(_typed(tags, "Score"), declarer)
-    score = _points(ns if ns is not None else None if ew is None else -ew)
-    mp_ns, mp_ew = _sides(_typed(tags, "ScoreMP"), declarer)
-    imp_ns, imp_ew = _sides(_typed(tags, "ScoreIMP"), declarer)
-    pct_ns, pct_ew = _sides(_typed(tags, "ScorePercentage"), declarer)
-    ns, ew = _sides(_typed(tags, "OptimumScore"), declarer)
-    par_score = _points(ns if ns is not None else None if ew is None else -ew)
-    par = _typed(tags, "ParContract")
-    dd = _typed(tags, "DoubleDummyTricks")
+    get = tags.get
+    score = mp_ns = mp_ew = imp_ns = imp_ew = pct_ns = pct_ew = par_score = par = dd = None
+    # Only the tags the game has are typed (a file gives one or two of the seven, Score most often).
+    if (v := get("Score")) is not None:
+        ns, ew = _sides(_typed_value("Score", v), declarer)
+        score = _points(ns if ns is not None else None if ew is None else -ew)
+    if (v := get("ScoreMP")) is not None:
+        mp_ns, mp_ew = map(_float, _sides(_typed_value("ScoreMP", v), declarer))
+    if (v := get("ScoreIMP")) is not None:
+        imp_ns, imp_ew = map(_float, _sides(_typed_value("ScoreIMP", v), declarer))
+    if (v := get("ScorePercentage")) is not None:
+        pct_ns, pct_ew = map(_float, _sides(_typed_value("ScorePercentage", v), declarer))
+    if (v := get("OptimumScore")) is not None:
+        ns, ew = _sides(_typed_value("OptimumScore", v), declarer)
+        par_score = _points(ns if ns is not None else None if ew is None else -ew)
+    if (v := get("ParContract")) is not None:
+        par = _typed_value("ParContract", v)
+    if (v := get("DoubleDummyTricks")) is not None:
+        dd = _typed_value("DoubleDummyTricks", v)
     return (
         score,
-        _float(mp_ns),
-        _float(mp_ew),
-        _float(imp_ns),
-        _float(imp_ew),
-        _float(pct_ns),
-        _float(pct_ew),
+        mp_ns,
+        mp_ew,
+        imp_ns,
+        imp_ew,
+        pct_ns,
+        pct_ew,
         par_score,
         None if par is None else "; ".join(par),
         None if dd is None else "".join(f"{dd[seat, strain]:x}" for seat in DD_SEATS for strain in DD_STRAINS),

@@ -6,10 +6,12 @@ as a few small byte strings -- one code a card (its index in
 :data:`handrec.model.ALL_CARDS`, :data:`_NO_CARD` for a card the record does not know), and a
 trick's length, leader, winner and number -- and :meth:`PlayRows.take` makes the columns of all
 the boards buffered at once, with numpy: ``card_index``, ``position`` and ``seat`` are computed
-from the tricks (``seat`` = the leader's offset by the position, clockwise), and the text
-columns are dictionary arrays cast to strings.  A play that does not fit the codes (a card or
-seat that is not one of the model's own instances, a trick of more than four cards: only
-hand-built boards) is kept as lists, as before, in its place among the others.
+from the tricks (``seat`` = the leader's offset by the position, clockwise), the text columns
+``seat``, ``card`` and ``winner`` are made from their buffers (:func:`_texts`), ``source_file``
+too for a batch of one input (else from a dictionary array cast to strings).  A play that does
+not fit the codes (a card or seat that is not one of the model's own instances, a trick of more
+than four cards: only hand-built boards) is kept as lists, as before, in its place among the
+others.
 """
 
 from __future__ import annotations
@@ -34,8 +36,29 @@ _CODE: dict[int, int] = {id(c): i for i, c in enumerate(ALL_CARDS)}
 _CODE[id(None)] = _NO_CARD
 #: A trick's winner by seat (``None``: no winner); a key that is not one of these: not the model's.
 _WINNER: dict[object, int] = {**{s: int(s) for s in Seat}, None: _NO_WINNER}
-_CARDS = pa.array([str(c) for c in ALL_CARDS] + [None], pa.string())
-_SEATS = pa.array([*_SEAT_STR, None], pa.string())
+_SEAT_TYPE = {Seat}
+#: The text of each card code and of each seat code, as rows of bytes (:func:`_texts`).
+_CARD_BYTES = np.frombuffer("".join(str(c) for c in ALL_CARDS).encode(), np.uint8).reshape(52, 2)
+_SEAT_BYTES = np.frombuffer("".join(_SEAT_STR).encode(), np.uint8).reshape(4, 1)
+
+
+def _texts(codes: np.ndarray, table: np.ndarray, none: int | None = None) -> pa.Array:
+    """The string array of ``table[code]`` for each of ``codes`` (texts of one width: the rows of
+    ``table``), null where the code is ``none``: made from its buffers with numpy, not a value at a
+    time (a dictionary array cast to strings costs several times as much)."""
+    n = len(codes)
+    width = table.shape[1]
+    if none is None or not (nulls := codes == none).any():
+        offsets = np.arange(0, (n + 1) * width, width, dtype=np.int32)
+        return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(table[codes].tobytes()))
+    valid = ~nulls
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(valid * np.int32(width), out=offsets[1:])
+    data = table[codes[valid]].tobytes()
+    bitmap = np.packbits(valid, bitorder="little").tobytes()
+    return pa.StringArray.from_buffers(
+        n, pa.py_buffer(offsets), pa.py_buffer(data), pa.py_buffer(bitmap), int(np.count_nonzero(nulls))
+    )
 
 
 def _s(v: object) -> str | None:
@@ -56,7 +79,8 @@ class _Coded:
         self.bcards = array("q")  # its cards
 
     def columns(self, schema: pa.Schema) -> list[pa.Array]:
-        n = len(self.cards)
+        codes = np.frombuffer(bytes(self.cards), np.int8)
+        n = len(codes)
         tlen = np.frombuffer(bytes(self.tlen), np.uint8).astype(np.int64)
         bcards = np.frombuffer(self.bcards, np.int64)
         row = np.arange(n, dtype=np.int64)
@@ -68,16 +92,22 @@ class _Coded:
         trick = np.repeat(np.frombuffer(self.tnum, np.int64), tlen)
         card_index = row - np.repeat(np.cumsum(bcards) - bcards, bcards)
         names = {p: i for i, p in enumerate(dict.fromkeys(self.paths))}
-        path_idx = np.repeat(np.fromiter((names[p] for p in self.paths), np.int32, len(self.paths)), bcards)
+        text = self.paths[0].encode() if len(names) == 1 else b""
+        if text and n * len(text) < 2**31:  # the usual batch, of one input: its path n times, from the buffers
+            offsets = np.arange(0, (n + 1) * len(text), len(text), dtype=np.int32)
+            paths = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(text * n))
+        else:
+            path_idx = np.repeat(np.fromiter((names[p] for p in self.paths), np.int32, len(self.paths)), bcards)
+            paths = pa.DictionaryArray.from_arrays(pa.array(path_idx), pa.array(list(names), pa.string()))
         cols = {
             "board_id": pa.array(np.repeat(np.frombuffer(self.bids, np.int64), bcards)),
-            "source_file": pa.DictionaryArray.from_arrays(pa.array(path_idx), pa.array(list(names), pa.string())),
+            "source_file": paths,
             "card_index": pa.array(card_index),
             "trick": pa.array(trick),
             "position": pa.array(position),
-            "seat": pa.DictionaryArray.from_arrays(pa.array(seat.astype(np.int8)), _SEATS),
-            "card": pa.DictionaryArray.from_arrays(pa.array(np.frombuffer(bytes(self.cards), np.int8)), _CARDS),
-            "winner": pa.DictionaryArray.from_arrays(pa.array(winner.astype(np.int8)), _SEATS),
+            "seat": _texts(seat, _SEAT_BYTES),
+            "card": _texts(codes, _CARD_BYTES, _NO_CARD),
+            "winner": _texts(winner, _SEAT_BYTES, _NO_WINNER),
         }
         return [cols[f.name].cast(f.type) for f in schema]
 
@@ -113,10 +143,13 @@ class PlayRows:
         self._chunks: list[_Coded | _Listed] = []
         self.rows = 0
 
-    def add(self, bid: int, path: str, tricks: tuple) -> None:
-        """Add the rows of one board's tricks (:attr:`handrec.rules.replay.Replay.tricks`), one per card."""
+    def add(self, bid: int, path: str, tricks: tuple) -> int | None:
+        """Add the rows of one board's tricks (:attr:`handrec.rules.replay.Replay.tricks`), one per card.
+
+        Returns the cards the play gives (those not ``None``: ``boards.cards_played``) when the play
+        fits the codes, else ``None`` (the caller counts them)."""
         if not tricks:
-            return
+            return 0
         numbers, leaders, cards, winners = zip(*tricks)  # (each step below runs in C: no loop a card)
         try:
             leads = bytes(leaders)
@@ -126,7 +159,7 @@ class PlayRows:
             nums = array("q", numbers)
         except (KeyError, TypeError, ValueError, OverflowError):  # not the model's own seats or cards
             return self._listed(bid, path, tricks)
-        if max(leads) > 3 or max(lens) > 4 or not all(type(x) is Seat for x in leaders):
+        if max(leads) > 3 or max(lens) > 4 or {*map(type, leaders)} != _SEAT_TYPE:
             return self._listed(bid, path, tricks)
         chunk = self._chunks[-1] if self._chunks else None
         if type(chunk) is not _Coded:
@@ -139,10 +172,12 @@ class PlayRows:
         chunk.tnum += nums
         chunk.bids.append(bid)
         chunk.paths.append(path)
-        chunk.bcards.append(len(codes))
-        self.rows += len(codes)
+        n = len(codes)
+        chunk.bcards.append(n)
+        self.rows += n
+        return n - codes.count(_NO_CARD)
 
-    def _listed(self, bid: int, path: str, tricks: tuple) -> None:
+    def _listed(self, bid: int, path: str, tricks: tuple) -> None:  # (the caller counts the cards)
         chunk = self._chunks[-1] if self._chunks else None
         if type(chunk) is not _Listed:
             chunk = _Listed(self.schema)

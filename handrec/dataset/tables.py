@@ -27,13 +27,14 @@ file's metadata with the handrec version.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
 import pyarrow as pa
 
 from handrec import __version__
-from handrec.dataset.board_facts import FIGURE_COLUMNS, contract_values, figure_values
+from handrec.dataset.board_facts import FIGURE_COLUMNS, contract_values, enum_str, figure_values
 from handrec.dataset.play_rows import PlayRows
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
 from handrec.events.games import GameRecord, deal_text, pair_label
@@ -331,6 +332,10 @@ _RANKS: tuple[str, ...] = tuple(
 )
 
 
+_NONE_ID = id(None)
+_TRICK_CARDS = attrgetter("cards")
+
+
 def _card_str(c: object) -> str | None:
     s = _CARD_STR.get(id(c), _s)
     return _s(c) if s is _s else s  # type: ignore[return-value]
@@ -382,7 +387,7 @@ def _deal_facts(deal: Deal | None, text: str | None = None) -> tuple[str | None,
     """
     if deal is None:
         return None, [None] * 4
-    if type(deal) is Deal and len(deal.hands) == 4 and None not in deal.hands:
+    if type(deal) is Deal and len(deal.hands) == 4 and _NONE_ID not in map(id, deal.hands):  # (no Hand.__eq__)
         dc = check_deal(deal, required=False)
         if dc.cards_per_hand == 13 and not dc.faults:
             h = _HCP4
@@ -431,13 +436,16 @@ assert FIGURE_COLUMNS == (
 ), "figure_values gives the claim columns, then the file's dd columns"
 
 
-def _board_row(board_id: int, a: Analysis, auction_text: str | None, rec: GameRecord | None) -> tuple[Any, ...]:
+def _board_row(
+    board_id: int, a: Analysis, auction_text: str | None, rec: GameRecord | None, played: int | None = None
+) -> tuple[Any, ...]:
     """The ``boards`` row of one board as a tuple in the order of :data:`_BOARD_COLUMNS`.
 
     ``auction_text``: ``str(board.auction)``; ``rec``: the board's :func:`handrec.events.games.record`,
     when the caller has it (``convert`` makes it for the event checks): its deal text and pair
     identities are the columns ``deal``, ``pair_ns`` and ``pair_ew`` (the same values, not
-    computed twice)."""
+    computed twice); ``played``: the cards of the play not ``None`` (``cards_played``), when the
+    caller has counted them (:meth:`handrec.dataset.play_rows.PlayRows.add`)."""
     b = a.board
     r = a.replay
     c = r.contract
@@ -445,20 +453,23 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None, rec: GameRe
     deal_text, hcp = _deal_facts(deal, None if rec is None else rec.deal)
     lead = None
     tricks = r.tricks
-    played = 0
     if tricks:
         first = tricks[0].cards
         if first and first[0] is not None:
             lead = _card_str(first[0])
-        for t in tricks:
-            played += len(t.cards)
-            if None in t.cards:
-                played -= t.cards.count(None)
+        if played is None:  # the cards given, by identity, in C (``None in cards`` calls Card.__eq__ a card)
+            ids = list(map(id, chain.from_iterable(map(_TRICK_CARDS, tricks))))
+            played = len(ids) - ids.count(_NONE_ID)
+    else:
+        played = 0
     tags = {t.name: t.value for t in reversed(b.tags)}  # the first tag of each name wins, as in Board.tag
     tag = tags.get
     origin = b.origin
     if lead is None and origin.format == "usebio":
         lead = _blank(tag("Lead"))  # a USEBIO LEAD without the hand records: no play, the card alone
+    # The tag columns in one pass in C: "" and "?" (not applicable / unknown) become null (_blank).
+    texts = list(map(tags.get, _TAG_COLUMNS))
+    texts = list(map(_BLANKS.get, texts, texts))
     errors = warnings = 0
     faults: list[str] = []
     for d in a.diagnostics:
@@ -469,7 +480,7 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None, rec: GameRe
                 faults.append(d.code)
         elif sev is _WARNING and d.code not in STRICT_CODES:
             warnings += 1
-    declarer = None if c is None or c.is_passed_out else _s(c.declarer)
+    declarer = None if c is None or c.is_passed_out else enum_str(c.declarer)
     result = None if c is not None and c.is_passed_out else r.result
     hcp_n, hcp_e, hcp_s, hcp_w = hcp
     if rec is not None:
@@ -485,26 +496,14 @@ def _board_row(board_id: int, a: Analysis, auction_text: str | None, rec: GameRe
         origin.line,
         origin.index,
         origin.format,
-        _blank(tag("Event")),
-        _blank(tag("Site")),
-        _blank(tag("Date")),
-        _blank(tag("Scoring")),
+        *texts[:4],  # Event, Site, Date, Scoring
         b.number,
         tag("Board"),
-        _blank(tag("Room")),
-        _blank(tag("Stage")),
-        _blank(tag("HomeTeam")),
-        _blank(tag("VisitTeam")),
-        _blank(tag("Section")),
-        _blank(tag("Round")),
-        _blank(tag("North")),
-        _blank(tag("East")),
-        _blank(tag("South")),
-        _blank(tag("West")),
+        *texts[4:],  # Room ... West
         pair_ns,
         pair_ew,
-        _s(b.dealer),
-        _s(b.vulnerable),
+        enum_str(b.dealer),
+        enum_str(b.vulnerable),
         deal_text,
         hcp_n,
         hcp_e,
@@ -551,6 +550,15 @@ def _pair_id(pair: str | None, first: str | None, second: str | None) -> str | N
 def _blank(v: str | None) -> str | None:
     """Tag values ``""`` and ``"?"`` (not applicable / unknown) become null."""
     return None if v is None or v in ("", "?") else v
+
+
+#: The tags of the text columns of ``boards`` (Event ... Scoring, then Room ... West), in their order.
+_TAG_COLUMNS = (
+    "Event", "Site", "Date", "Scoring",
+    "Room", "Stage", "HomeTeam", "VisitTeam", "Section", "Round", "North", "East", "South", "West",
+)  # fmt: skip
+#: ``_BLANKS.get(v, v)`` is :func:`_blank` of a tag value ``v`` (a ``str`` or ``None``).
+_BLANKS: dict[str | None, None] = {"": None, "?": None}
 
 
 class TableBuffers:
@@ -623,7 +631,9 @@ class TableBuffers:
             cols["call"].extend(texts)
             cols["alert"].extend(map(_ALERT, calls))
             cols["annotation"].extend(map(_ANNOTATION, calls))
-        row = _board_row(bid, a, auction_text, record)
+        tricks = a.replay.tricks
+        played = self._plays.add(bid, path, tricks) if tricks else 0  # (plays first: it counts the cards)
+        row = _board_row(bid, a, auction_text, record, played)
         if dd:
             leads = dd.get("leads")
             values = list(row)
@@ -639,9 +649,6 @@ class TableBuffers:
                     for k, v in lead.items():
                         cols[k].append(v)
         self._boards.append(row)
-        tricks = a.replay.tricks
-        if tricks:
-            self._plays.add(bid, path, tricks)
         for d in a.diagnostics:
             self.add_diagnostic(d, bid)
         if b.tables:
@@ -708,7 +715,7 @@ class TableBuffers:
         if table in ("boards", "diagnostics"):
             rows = self._boards if table == "boards" else self._diagnostics
             cols = list(zip(*rows)) if rows else [()] * len(schema)
-            batch = pa.RecordBatch.from_arrays([pa.array(c, type=f.type) for c, f in zip(cols, schema)], schema=schema)
+            batch = pa.RecordBatch.from_arrays([_array(c, f.type) for c, f in zip(cols, schema)], schema=schema)
             rows.clear()
             if table == "boards":
                 self.pending_boards = 0
@@ -718,6 +725,14 @@ class TableBuffers:
         for v in lists.values():
             v.clear()
         return batch
+
+
+def _array(values: tuple[Any, ...], type_: pa.DataType) -> pa.Array:
+    """``pa.array(values, type_)``; a column of nulls only (a tag no game of the batch gives, the
+    ``dd_*`` columns without ``--dd``) made at once, not converted a value at a time."""
+    if values and values[0] is None and values.count(None) == len(values):
+        return pa.nulls(len(values), type_)
+    return pa.array(values, type=type_)
 
 
 def metadata() -> dict[bytes, bytes]:
