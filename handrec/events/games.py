@@ -19,6 +19,7 @@ Sources: PBN 2.1 §3.4 (Event, Date, Board, Deal, Dealer, Vulnerable, Scoring), 
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
@@ -701,19 +702,8 @@ def session_date(value: str | None) -> str:
     return value.strip(_BLANKS)
 
 
-#: :func:`session_date` of the Date values seen (a file's games share a few dates).
-_DATES: dict[str | None, str] = {}
-
-
-def _session_date(value: str | None) -> str:
-    """:func:`session_date`, remembered in :data:`_DATES`."""
-    got = _DATES.get(value)
-    if got is None:
-        got = session_date(value)
-        if len(_DATES) >= 4096:
-            _DATES.clear()
-        _DATES[value] = got
-    return got
+#: :func:`session_date`, remembered (a file's games share a few Date values).
+_session_date = functools.lru_cache(maxsize=4096)(session_date)
 
 
 def records(boards: Iterable[Board]) -> Iterator[GameRecord]:

@@ -10,6 +10,7 @@ the games of a file (:func:`_table_rows`).
 
 from __future__ import annotations
 
+import functools
 import re
 from operator import attrgetter
 from typing import Any
@@ -113,19 +114,9 @@ def _table_lines(tokens: list[Token]) -> list[tuple[tuple[str, bool, Span], ...]
     return [r.elements for r in _table_rows(tokens)]
 
 
-#: parse_columns results by tag value (the same header recurs in every game).
-_COLUMNS: dict[str, tuple[tuple[Any, ...], list[tuple[str, str]]]] = {}
-
-
-def _columns(value: str) -> tuple[tuple[Any, ...], list[tuple[str, str]]]:
-    """:func:`handrec.formats.pbn.tags.parse_columns`, remembered (its results are not changed)."""
-    got = _COLUMNS.get(value)
-    if got is None:
-        got = parse_columns(value)
-        if len(_COLUMNS) >= 2_000:
-            _COLUMNS.clear()
-        _COLUMNS[value] = got
-    return got
+#: :func:`handrec.formats.pbn.tags.parse_columns`, remembered by tag value (the same header recurs
+#: in every game; its results are not changed).
+_columns = functools.lru_cache(maxsize=2_000)(parse_columns)
 
 
 def _cell_issues(name: str, columns: tuple[Any, ...], row: Any, issues: list[_Issue]) -> None:
