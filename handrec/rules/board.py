@@ -23,6 +23,7 @@ from handrec.model import ALL_CARDS, Card, Deal, Hand, Origin, Seat, Span, Vulne
 __all__ = [
     "Fault",
     "DealCheck",
+    "remember_full_deal",
     "dealer_for_board",
     "vulnerability_for_board",
     "scoring_fields",
@@ -219,7 +220,7 @@ _ALL_CHECKABLE = (True, True, True, True)
 _last_check: tuple[Deal | None, DealCheck] = (None, _NO_DEAL)
 
 
-def _remember_complete(deal: Deal, masks: tuple[int, int, int, int]) -> None:
+def remember_full_deal(deal: Deal, masks: tuple[int, int, int, int]) -> None:
     """Keep ``masks`` (each seat's 13 cards, N E S W, found by the reader while it built
     ``deal``) as the :class:`DealCheck` of ``deal``, for :func:`check_deal` to return: the
     deal is read once, its masks shared.  Only for four hands of 13 canonical cards each

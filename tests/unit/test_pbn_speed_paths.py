@@ -354,7 +354,7 @@ def test_blocks_frame_games_with_comments_without_lines(monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize("first", "NESW")
 def test_deal_masks_shared_as_check_deal(first: str) -> None:
-    """The reader hands a full deal's masks to check_deal (rules.board._remember_complete):
+    """The reader hands a full deal's masks to check_deal (rules.board.remember_full_deal):
     the DealCheck it then returns is the one check_deal computes itself."""
     from handrec.model import Deal
     from handrec.rules import board

@@ -17,7 +17,7 @@ from typing import Any
 
 from handrec.formats.pbn.tags import TAGS, TagValueError
 from handrec.model import ALL_CARDS, Card, Contract, Deal, Hand, ModelError, Seat, Side, Span, Strain, Tag
-from handrec.rules.board import FULL_MASK, _remember_complete
+from handrec.rules.board import FULL_MASK, remember_full_deal
 
 #: A pending diagnostic: (code, block-relative span or None, template arguments).
 _Issue = tuple[str, Span | None, dict[str, Any]]
@@ -174,7 +174,7 @@ def _parse_deal(v: str) -> Deal:
                 masks = [m0[g[k]] | m1[g[k + 1]] | m2[g[k + 2]] | m3[g[k + 3]] for k in (1, 5, 9, 13)]
                 if sum(masks) == FULL_MASK:  # 52 distinct cards
                     f = 4 - first
-                    _remember_complete(deal, (masks[f % 4], masks[(f + 1) % 4], masks[(f + 2) % 4], masks[(f + 3) % 4]))
+                    remember_full_deal(deal, (masks[f % 4], masks[(f + 1) % 4], masks[(f + 2) % 4], masks[(f + 3) % 4]))
             return deal
     first = _SEATS.get(v[:1]) if v[1:2] == ":" else None
     parts = v[2:].split()
