@@ -521,6 +521,14 @@ CODES: dict[str, Code] = {
              "A claimed figure no scoring can give: a percentage outside 0-100, negative matchpoints, or for a "
              "played board N-S and E-W percentages that do not add up to 100 or IMPs that do not add up to 0.",
              "ScorePercentage NS 60 EW 60 is impossible: the N-S and E-W percentages add up to 120, not 100"),
+        Code("S617", W, "ScoreTable figure cut, not rounded",
+             "ScoreTable row {row} {column} {value} is {expected} cut to its last digit, not rounded ({detail})",
+             "PBN 2.1 §5.3 (ScoreTable); bridge-rules.md §8.3",
+             "A factored matchpoint figure written as the exact one cut (truncated) to the digits shown, as "
+             "Scorer writes them, instead of rounded: accepted with a warning (a figure cut otherwise, or off by "
+             "more, is S607).",
+             "ScoreTable row 3 MP_NS 20.2 is 20.29 cut to its last digit, not rounded (matchpointing the 33 "
+             "results of the table on the 2/1 scale)"),
         # --- USEBIO (usebio.md "What consumers check") ---------------------------
         Code("U701", E, "unknown USEBIO version", "USEBIO Version {value!r} is not 1.0, 1.1, 1.2 or 1.3",
              "usebio.md §Document",

@@ -11,6 +11,7 @@ Sources: PBN 2.1 §5.3; bridge-rules.md §8; Law 12C2; Law 77.
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 
@@ -244,6 +245,10 @@ def _check_table_mp(
                 continue
             detail = f"matchpointing {what} on the {scale_text} scale" if k < 2 else f"100 * MP / top over {what}"
             shown = fmt_number(exact) if k < 2 else fmt_percent(exact)
+            if k < 2 and c[0] == _cut(exact, c[1]):
+                # a writer's convention (Scorer), not a wrong figure: a warning (S617)
+                _row_fault(ctx, "S617", r, v, n_row, col, cell, detail, shown)
+                continue
             if k >= 2 and e.score_ns is not None:
                 # a known non-standard formula, each result also compared with itself: a warning (S611)
                 own = vals[0] if col == "Percentage_NS" else vals[1]
@@ -253,6 +258,12 @@ def _check_table_mp(
                     _row_fault(ctx, "S611", r, v, n_row, col, cell, what, shown, note)
                     continue
             _row_fault(ctx, "S607", r, v, n_row, col, cell, detail, shown)
+
+
+def _cut(exact: Fraction, decimals: int) -> Fraction:
+    """``exact`` cut (truncated toward zero) to ``decimals`` digits: 20.29 -> 20.2 at one."""
+    scale = 10**decimals
+    return Fraction(math.trunc(exact * scale), scale)
 
 
 def _check_table_imps(ctx: _Context, r: GameRecord, v: TableView, es: list[Entry], trav: Traveller, place: str) -> None:

@@ -29,7 +29,7 @@ FILES = {
     "cobalt_cross_imp_howell.xml": {},
     "cobalt_mp_pairs_howell.xml": {"P402": 31, "S608": 2},
     "cobalt_mp_pairs_mitchell_adjusted_02.xml": {"P402": 36, "S603": 1, "S607": 2, "S608": 6},
-    "scorer2usebio_multi-section-multi-movement-pairs.xml": {"S601": 2, "S607": 30, "S608": 58, "U705": 1},
+    "scorer2usebio_multi-section-multi-movement-pairs.xml": {"S601": 2, "S608": 58, "S617": 30, "U705": 1},
 }
 runner = CliRunner()
 _SEATS = {"North": 0, "East": 1, "South": 2, "West": 3}
@@ -231,13 +231,15 @@ def test_mitchell_adjustments_recorded_only_in_the_match_points(corpus_dir: Path
 def test_scorer_truncates_factored_match_points_to_one_decimal(corpus_dir: Path) -> None:
     """Scorer's convention: board 17 has two adjusted lines, so its 31 played results are
     factored (Neuberg) to 33; each factored figure is written cut to one decimal (20.29 ->
-    20.2), not rounded: the S607s on that board are exactly the lines where cutting and
-    rounding differ."""
+    20.2), not rounded: the S617 warnings on that board are exactly the lines where cutting and
+    rounding differ, and no S607 error is left for them."""
     path = _path(corpus_dir, "scorer2usebio_multi-section-multi-movement-pairs.xml")
-    s607 = [d for d in _diagnostics(path) if d.code == "S607"]
-    assert len(s607) == 30
-    for d in s607:
-        m = re.search(r"(MP_NS|MP_EW) \^?([\d.]+) but .* gives ([\d.]+)", d.message)
+    diags = _diagnostics(path)
+    assert not [d for d in diags if d.code == "S607"]
+    s617 = [d for d in diags if d.code == "S617"]
+    assert len(s617) == 30 and all(d.severity.name == "WARNING" for d in s617)
+    for d in s617:
+        m = re.search(r"(MP_NS|MP_EW) \^?([\d.]+) is ([\d.]+) cut to its last digit, not rounded", d.message)
         claimed, exact = Fraction(m.group(2)), Fraction(m.group(3))
         # the claimed figure is the exact one cut to one decimal (exact shown to 2 decimals)
         assert claimed <= exact < claimed + Fraction(1, 10) + Fraction(1, 200), d.message

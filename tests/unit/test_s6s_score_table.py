@@ -57,3 +57,16 @@ def test_a_row_that_cannot_be_computed_keeps_the_files_score() -> None:
     t = board(" 1 11 4S   N 10   620\n 2 12 4S   N  -  -100\n 3 13 4S   N 11   650\n", "Score_NS\\5R")
     (ev,) = score_event([record(b) for b in parse_pbn_text(t, "t.pbn")], Method.MP)
     assert [(e.entry.score_ns, e.ns) for e in ev.travellers[0].entries] == [(620, 1), (-100, 0), (650, 2)]
+
+
+def test_a_figure_is_cut_toward_zero_to_the_digits_written() -> None:
+    """S617's test (Scorer's factored match points, tests/corpus/test_usebio_corpus.py): 20.29 cut
+    to one digit is 20.2 (rounding gives 20.3); -1.57 is -1.5; a figure already short stays."""
+    from fractions import Fraction
+
+    from handrec.events.checks_tables import _cut
+
+    assert _cut(Fraction("20.29"), 1) == Fraction("20.2")
+    assert _cut(Fraction("-1.57"), 1) == Fraction("-1.5")
+    assert _cut(Fraction("56.4"), 1) == Fraction("56.4")
+    assert _cut(Fraction(645, 100), 0) == 6
