@@ -94,6 +94,8 @@ from handrec.diagnostics import Diagnostic
 __all__ = [
     "ROW_GROUP_ROWS",
     "DICTIONARY_COLUMNS",
+    "STATISTICS_STRINGS",
+    "statistics_columns",
     "WORK_DIR",
     "ROW_TABLES",
     "InputRows",
@@ -144,6 +146,26 @@ DICTIONARY_COLUMNS: dict[str, list[str]] = {
     "leads": ["source_file", "lead"],
     "deals": ["dealer", "source"],
 }
+
+#: The string columns whose row-group min/max statistics are written, beside every column
+#: that is not a string: the ones a query filters on (a file, an event, a date, a code),
+#: where DuckDB can skip row groups by them.  The statistics of a deal, an auction, a name
+#: or a card prune nothing and cost more to write than the column's own encoding.
+STATISTICS_STRINGS = frozenset(
+    {"source_file", "format", "event", "date", "scoring", "contract", "code", "severity", "status", "table_name"}
+)
+
+
+def statistics_columns(schema: pa.Schema) -> list[str]:
+    """The columns of ``schema`` written with Parquet statistics: the non-string ones and
+    :data:`STATISTICS_STRINGS`."""
+    out = []
+    for f in schema:
+        t = f.type.value_type if pa.types.is_dictionary(f.type) else f.type
+        if not (pa.types.is_string(t) or pa.types.is_large_string(t)) or f.name in STATISTICS_STRINGS:
+            out.append(f.name)
+    return out
+
 
 _MANIFEST = "manifest.jsonl"
 _MANIFEST_FORMAT = 2  # 2: inputs read in pieces (``pieces``), and the piece lines
@@ -622,7 +644,9 @@ class _TableWriter:
     def __init__(self, path: Path, schema: pa.Schema, row_group_rows: int, dictionary: list[str]) -> None:
         self.schema = schema
         self.rg = row_group_rows
-        self.writer = pq.ParquetWriter(path, schema, compression="zstd", use_dictionary=dictionary)
+        self.writer = pq.ParquetWriter(
+            path, schema, compression="zstd", use_dictionary=dictionary, write_statistics=statistics_columns(schema)
+        )
         self.buf: list[pa.Table] = []
         self.n = 0
 

@@ -87,6 +87,29 @@ def test_dataset_layout(inputs: Path, tmp_path: Path) -> None:
     assert len({pq.read_schema(out / f"{t}.parquet").metadata[b"handrec.run"] for t in TABLES}) == 1
 
 
+def test_statistics_are_written_for_the_columns_a_query_filters_on(inputs: Path, tmp_path: Path) -> None:
+    """Row-group min/max for numbers and the filter strings (DuckDB skips row groups by them),
+    none for a deal, an auction, a name or a card (they prune nothing and cost the write)."""
+    out = tmp_path / "ds"
+    convert([inputs], out, jobs=1, row_group_rows=1000)
+    boards = pq.ParquetFile(out / "boards.parquet")
+    rg = boards.metadata.row_group(0)
+    idx = boards.schema_arrow.get_field_index
+
+    def stats(name: str) -> pq.Statistics | None:
+        s = rg.column(idx(name)).statistics
+        return s if s is not None and s.has_min_max else None
+
+    assert stats("board_id").min == 0
+    assert stats("source_file") is not None and stats("contract") is not None and stats("score_ns") is not None
+    assert stats("deal") is None and stats("auction") is None and stats("north") is None
+    plays = pq.ParquetFile(out / "plays.parquet")
+    prg = plays.metadata.row_group(0)
+    pidx = plays.schema_arrow.get_field_index
+    assert prg.column(pidx("trick")).statistics.min == 1
+    assert not (s := prg.column(pidx("card")).statistics) or not s.has_min_max
+
+
 def test_every_input_is_accounted_for(inputs: Path, tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("hello\n")
     with zipfile.ZipFile(tmp_path / "evil.zip", "w") as z:
