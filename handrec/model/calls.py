@@ -51,6 +51,10 @@ class Strain(enum.IntEnum):
         raise ModelError(f"not a strain: {text!r}")
 
 
+#: ``_BID_TEXT[level][strain]``: the text of a bid (``1C`` ... ``7NT``); row 0 unused.
+_BID_TEXT = tuple(tuple(f"{level}{s}" for s in Strain) for level in range(8))
+
+
 class CallKind(enum.IntEnum):
     """The four kinds of call (Law 18-19)."""
 
@@ -108,7 +112,10 @@ class Call:
 
     def __str__(self) -> str:
         if self.kind is CallKind.BID:
-            return f"{self.level}{self.strain}"
+            level, strain = self.level, self.strain
+            if type(level) is int and type(strain) is Strain and 1 <= level <= 7:
+                return _BID_TEXT[level][strain]  # (by lookup: no f-string, no Strain.__str__)
+            return f"{level}{strain}"
         if self.irregular == "S":
             return "^S"
         return ("Pass", "X", "XX")[self.kind]

@@ -290,3 +290,14 @@ def test_redouble_of_an_inadmissible_double_is_the_same_fault() -> None:
     # a redouble that is wrong on its own is still reported
     r = replay_auction(auction(N, "1D X X XX P P P"))
     assert [(f.code, f.index) for f in r.faults] == [("A302", 2), ("A303", 3)]
+
+
+def test_the_text_of_every_bid_and_of_a_hand_built_one() -> None:
+    """``str()`` of the 35 bids is level then strain (1C ... 7NT), by look-up; a bid built by hand
+    with a level outside 1-7 (no auction holds one) still prints as written."""
+    from handrec.model import Strain
+
+    texts = [str(Call(CallKind.BID, level, strain)) for level in range(1, 8) for strain in Strain]
+    assert texts[:5] == ["1C", "1D", "1H", "1S", "1NT"] and texts[-1] == "7NT" and len(set(texts)) == 35
+    assert [str(b) for b in ALL_BIDS] == texts
+    assert str(Call(CallKind.BID, 9, Strain.SPADES)) == "9S"
