@@ -363,12 +363,34 @@ def _file_entries(
         yield Input(display, fmt, source=FileSource(str(p), compression), size=size, limits=limits)
 
 
-def _walk(root: Path) -> Iterator[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
+def _walk(root: Path, seen: set[Any]) -> Iterator[Path | Diagnostic]:
+    """The files under the folder ``root``, sorted, hidden entries skipped; a folder that cannot be
+    listed (its own F001: its boards are not read, and the run says so) in its place.
+
+    Links to folders are followed (their boards are inputs like any other); a folder met again,
+    through a link or a loop of links, gives nothing the second time, as a file met again does."""
+    failed: list[OSError] = []
+    for dirpath, dirnames, filenames in os.walk(root, onerror=failed.append, followlinks=True):
+        while failed:  # (os.walk reports a folder it cannot list when it comes to it: in order)
+            e = failed.pop(0)
+            yield _f001(str(e.filename) if e.filename is not None else dirpath, e)
+        try:
+            st = os.stat(dirpath)
+        except OSError as e:
+            yield _f001(dirpath, e)
+            dirnames[:] = []
+            continue
+        key = ("folder", st.st_dev, st.st_ino)
+        if key in seen:
+            dirnames[:] = []
+            continue
+        seen.add(key)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
             if not name.startswith("."):
                 yield Path(dirpath) / name
+    for e in failed:
+        yield _f001(str(e.filename) if e.filename is not None else str(root), e)
 
 
 def iter_entries(
@@ -377,8 +399,9 @@ def iter_entries(
     """Every input under ``paths``, in order, and every entry that cannot be one, as a diagnostic.
 
     Yields an :class:`Input` per file to read and a :class:`Diagnostic`
-    for each path or member that is not read: F001 (unreadable path,
-    damaged archive or member, a file named as an archive that is none),
+    for each path or member that is not read: F001 (unreadable path, a
+    folder that cannot be listed, damaged archive or member, a file named
+    as an archive that is none),
     F008 (unsafe member name), F009 (link or device member, an
     archive inside an archive), F010 (size limit), F014 (FIFO, device or
     broken symbolic link in a folder; one named explicitly is F001).
@@ -394,7 +417,8 @@ def iter_entries(
     :attr:`Limits.max_file_bytes` found in a folder is reported (F010)
     only when it would be an input.
 
-    Each file is read once: a file met again (same device and inode, by
+    Links to folders are followed.  Each file and folder is read once: a
+    file or folder met again (same device and inode, by
     another path, a folder holding it, a link) gives nothing the second
     time, nor does a path that cannot be read named again; archive members
     are not compared.
@@ -424,8 +448,11 @@ def iter_entries(
         p = Path(raw)
         try:
             if p.is_dir():
-                for fp in _walk(p):
-                    yield from _file_entries(fp, str(fp), limits, False, seen)
+                for fp in _walk(p, seen):
+                    if isinstance(fp, Diagnostic):
+                        yield fp
+                    else:
+                        yield from _file_entries(fp, str(fp), limits, False, seen)
             elif p.exists():
                 yield from _file_entries(p, str(raw), limits, True, seen)
             else:
@@ -468,11 +495,14 @@ def total_bytes(paths: Iterable[str | os.PathLike[str]]) -> int:
     compressed size, non-bridge files count too.
     """
     n = 0
+    seen: set[Any] = set()
     for raw in paths:
         p = Path(raw)
         try:
-            files = _walk(p) if p.is_dir() else iter((p,))
+            files = _walk(p, seen) if p.is_dir() else iter((p,))
             for fp in files:
+                if isinstance(fp, Diagnostic):
+                    continue
                 try:
                     n += fp.stat().st_size
                 except OSError:

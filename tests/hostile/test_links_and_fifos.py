@@ -8,6 +8,7 @@ command line that no one writes to stops after ``--read-timeout`` seconds with o
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
 from handrec.cli import app
@@ -107,3 +109,92 @@ def test_a_fifo_whose_writer_comes_late_is_read(tmp_path: Path) -> None:
     out, err, status, _ = _cli("validate", "--read-timeout", "5", fifo)
     t.join(20)
     assert (out, err, status) == (["1 files, 1 boards, 0 errors, 0 warnings"], [], 0)
+
+
+def test_a_link_to_a_folder_is_followed_and_a_loop_read_once(tmp_path: Path) -> None:
+    """A folder linked into the input is read like any other (its boards were dropped without a
+    word before); a link back up the tree gives nothing the second time, as a file met again."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "r.pbn").write_text(BASE)
+    d = tmp_path / "in"
+    (d / "a").mkdir(parents=True)
+    (d / "a" / "x.pbn").write_text(BASE)
+    os.symlink("../real", d / "b")
+    os.symlink("..", d / "a" / "up")  # a loop: in/a/up is in
+    out, status = run("validate", d)
+    assert out == ["2 files, 2 boards, 0 errors, 0 warnings"]
+    assert status == 0
+    ds = tmp_path / "ds"
+    _, status = run("convert", d, "-o", ds, "--jobs", "1", "-q")
+    assert status == 0
+    rows = pq.read_table(ds / "files.parquet").to_pylist()
+    assert [(r["source_file"], r["boards"]) for r in rows] == [(str(d / "a" / "x.pbn"), 1), (str(d / "b" / "r.pbn"), 1)]
+
+
+def _folder_with_a_locked_one(tmp_path: Path) -> Path:
+    d = tmp_path / "in"
+    (d / "sub").mkdir(parents=True)
+    (d / "top.pbn").write_text(BASE)
+    (d / "sub" / "s.pbn").write_text(BASE)
+    return d
+
+
+def test_a_folder_that_cannot_be_listed_is_an_unreadable_input(tmp_path: Path, monkeypatch) -> None:
+    """A folder inside the input that cannot be listed is F001, counted unreadable, exit 2: its
+    boards are not read, and the run says so (it was skipped without a word).  The listing's
+    refusal is made here by ``os.scandir`` (root lists any folder); the test below does it with
+    the permission itself."""
+    d = _folder_with_a_locked_one(tmp_path)
+    real_scandir = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if not isinstance(path, int) and Path(os.fspath(path)).name == "sub":  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", os.fspath(path))  # type: ignore[arg-type]
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    out, status = run("validate", d)
+    assert out == [
+        f"{d / 'sub'}: F001 error: cannot read input: Permission denied",
+        "2 files (1 ok, 1 unreadable), 1 boards, 1 errors, 0 warnings",
+    ]
+    assert status == 2
+    ds = tmp_path / "ds"
+    _, status = run("convert", d, "-o", ds, "--jobs", "1", "-q")
+    assert status == 2
+    rows = pq.read_table(ds / "files.parquet").to_pylist()
+    assert [(r["source_file"], r["status"], r["boards"], r["errors"]) for r in rows] == [
+        (str(d / "top.pbn"), "ok", 1, 0),
+        (str(d / "sub"), "unreadable", 0, 1),
+    ]
+
+
+def _without_root_s_override() -> list[str] | None:
+    """The command prefix that runs a process without the rights to read any file, or ``None``."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    caps = "-dac_override,-dac_read_search"
+    return [setpriv, f"--bounding-set={caps}", f"--inh-caps={caps}"]
+
+
+def test_a_folder_without_read_permission_is_an_unreadable_input(tmp_path: Path) -> None:
+    prefix = _without_root_s_override()
+    if prefix is None:
+        pytest.skip("running as root without setpriv: every folder can be listed")
+    d = _folder_with_a_locked_one(tmp_path)
+    (d / "sub").chmod(0)
+    try:
+        r = subprocess.run(
+            [*prefix, sys.executable, "-m", "handrec.cli", "validate", str(d)], capture_output=True, text=True
+        )
+    finally:
+        (d / "sub").chmod(0o755)
+    assert r.stdout.splitlines() == [
+        f"{d / 'sub'}: F001 error: cannot read input: Permission denied",
+        "2 files (1 ok, 1 unreadable), 1 boards, 1 errors, 0 warnings",
+    ]
+    assert r.returncode == 2
