@@ -88,6 +88,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from handrec import __version__
+from handrec.dataset.amend import Amendment, amend_boards
 from handrec.dataset.tables import RENAMED, SCHEMA_VERSION, SCHEMAS, TableBuffers, metadata
 from handrec.diagnostics import Diagnostic
 
@@ -192,6 +193,8 @@ class InputRows:
     there.  ``status`` is ``"match"`` in a worker's answer when the input's
     hash matched a known one (the parent then finds its rows).
 
+    ``amend``: what its event checks add to its boards' rows (:mod:`handrec.dataset.amend`).
+
     ``pieces``: an input read in parts (a big file split over the workers,
     :mod:`handrec.runs.parts`) has its rows in several sources, one after the
     other: ``(source, board_lo, rows)`` each, as above (the last one, its
@@ -215,6 +218,7 @@ class InputRows:
     rows: dict[str, tuple[int, int]] | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
     pieces: tuple[tuple[str, int, dict[str, tuple[int, int]]], ...] = ()
+    amend: tuple[Amendment, ...] = ()
 
     def segments(self) -> tuple[tuple[str, int, dict[str, tuple[int, int]]], ...]:
         """``(source, board_lo, rows)`` of each source of the input's rows, in order (none without rows)."""
@@ -237,6 +241,7 @@ class InputRows:
             "board_lo": self.board_lo,
             "rows": self.rows,
             "pieces": [list(p) for p in self.pieces],
+            "amend": [[k, e, w, list(codes)] for k, e, w, codes in self.amend],
         }
 
     @classmethod
@@ -259,6 +264,7 @@ class InputRows:
             d["board_lo"],
             rows,
             pieces=pieces,
+            amend=tuple((int(k), int(e), int(w), tuple(codes)) for k, e, w, codes in d.get("amend", ())),
         )
 
 
@@ -753,6 +759,7 @@ def _write_tables(
             for d in order:
                 if d.source is not None and d.rows is not None:
                     at = base  # the board_id of the piece's first board
+                    amend = {base + a[0]: a for a in d.amend} if t == "boards" else {}
                     for source, board_lo, rows in d.segments():
                         start, count = rows[t]
                         if count:
@@ -765,7 +772,8 @@ def _write_tables(
                                 else:
                                     src = sources[source] = _PartSource(part_file(work, source, t))
                             for chunk in src.rows(start, count):
-                                writer.write(_shift(chunk, at - board_lo))
+                                chunk = _shift(chunk, at - board_lo)
+                                writer.write(amend_boards(chunk, amend) if amend and source != _OLD else chunk)
                         at += rows["boards"][1]
                     base += d.rows["boards"][1]
                 elif t == "diagnostics" and d.diagnostics:

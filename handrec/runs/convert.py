@@ -278,7 +278,12 @@ def _run_job(job: _Job, on_board: Callable[[int, int], None] | None = None) -> _
                 e, w = e + counts(d)[0], w + counts(d)[1]
             span = {t: (start[t], rows(t) - start[t]) for t in ROW_TABLES}
             nbytes = inp.nbytes if inp.sha256 else None
-            done.append(InputRows(inp.path, inp.format, _status(inp), n, e, w, inp.sha256, nbytes, job.part, lo, span))
+            done.append(
+                InputRows(
+                    inp.path, inp.format, _status(inp), n, e, w, inp.sha256, nbytes, job.part, lo, span,
+                    amend=events.amend,
+                )
+            )  # fmt: skip
             diagnostics.extend(inp.diagnostics)
         flush()
     return _JobResult(done, diagnostics)

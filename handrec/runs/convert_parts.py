@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from handrec.dataset.amend import Amendment, amendments
 from handrec.dataset.store import ROW_TABLES, InputRows, PartWriter
 from handrec.dataset.tables import TableBuffers
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity, make
@@ -144,6 +145,8 @@ class EventRecords:
 
     def __init__(self) -> None:
         self._checker: EventChecker | None = EventChecker()
+        #: What the checks add to their boards' rows, once :meth:`finish` has run (:mod:`handrec.dataset.amend`).
+        self.amend: tuple[Amendment, ...] = ()
 
     @property
     def wanted(self) -> bool:
@@ -164,9 +167,11 @@ class EventRecords:
         e = w = 0
         checker, self._checker = self._checker, None
         if checker is not None:
-            for d in checker.finish():
+            found = checker.finish()
+            for d in found:
                 buf.add_diagnostic(d, lo + d.board if d.board is not None and 0 <= d.board < n else None)
                 e, w = e + counts(d)[0], w + counts(d)[1]
+            self.amend = amendments(found, n)
         return e, w
 
 
@@ -340,6 +345,7 @@ class Parted:
             0,
             totals,
             pieces=pieces,
+            amend=self.events.amend,
         )
         return rows, [*self.big, *diags]
 

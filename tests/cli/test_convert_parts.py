@@ -213,3 +213,47 @@ def test_generate_a_file_of_one_board_per_part(tmp_path: Path, split: list) -> N
     convert([f], tmp_path / "two", jobs=2, part_bytes=200)
     assert split[0][1] == 8 and one.boards == 30
     _same(_tables(tmp_path / "one"), _tables(tmp_path / "two"))
+
+
+def _board_counts_match_the_diagnostics(tables: dict[str, pa.Table]) -> None:
+    """Each boards row's ``errors``, ``warnings``, ``faults`` and ``status`` are its rows of
+    ``diagnostics`` (the schema's word), the event checks' (S603, S607 ...) among them."""
+    want: dict[int, tuple[int, int, list[str]]] = {}
+    for d in tables["diagnostics"].to_pylist():
+        if d["board_id"] is None:
+            continue
+        e, w, codes = want.get(d["board_id"], (0, 0, []))
+        if d["severity"] == "error":
+            e += 1
+            if d["code"] not in codes:
+                codes = [*codes, d["code"]]
+        elif d["severity"] == "warning" and not d["strict"]:
+            w += 1
+        want[d["board_id"]] = (e, w, codes)
+    rows = tables["boards"].select(["board_id", "errors", "warnings", "faults", "status"]).to_pylist()
+    for r in rows:
+        e, w, codes = want.get(r["board_id"], (0, 0, []))
+        assert (r["errors"], r["warnings"], sorted(r["faults"]), r["status"]) == (
+            e,
+            w,
+            sorted(codes),
+            "faulty" if e else "clean",
+        ), r
+
+
+def test_the_event_checks_count_in_their_boards_rows(tmp_path: Path, split: list) -> None:
+    """An S603 (the file's ScoreMP against the traveller, checked when the file ends) is an error
+    of its board: its row's ``errors``, ``faults`` and ``status`` say so, with ``--jobs 1`` and for
+    a file read in parts (the boards' rows are written before the event checks run)."""
+    f = tmp_path / "damaged.pbn"
+    f.write_bytes(damaged_pbn(600, seed=3))
+    convert([f], tmp_path / "one", jobs=1)
+    convert([f], tmp_path / "two", jobs=2, part_bytes=20_000)
+    assert split == [("damaged.pbn", 8)]
+    a = _tables(tmp_path / "one")
+    s603 = [d["board_id"] for d in a["diagnostics"].to_pylist() if d["code"] == "S603"]
+    assert s603
+    row = a["boards"].filter(pa.compute.equal(a["boards"]["board_id"], s603[0])).to_pylist()[0]
+    assert "S603" in row["faults"] and row["status"] == "faulty"
+    _board_counts_match_the_diagnostics(a)
+    _same(a, _tables(tmp_path / "two"))
