@@ -529,6 +529,15 @@ CODES: dict[str, Code] = {
              "more, is S607).",
              "ScoreTable row 3 MP_NS 20.2 is 20.29 cut to its last digit, not rounded (matchpointing the 33 "
              "results of the table on the 2/1 scale)"),
+        Code("S618", I, "TotalScoreTable total factored",
+             "TotalScoreTable row {row} {column} {value} is the pair's {total} match points on its {boards} boards"
+             " factored to the {field} boards of the field (x {field}/{boards})",
+             "bridge-rules.md §8.3; factoring as Compscore writes it (usebio.md)",
+             "A pair that played fewer boards than the others (a sit-out, a board not played) may have its match "
+             "points factored to the boards of the field: the total times the field's boards over its own. Such "
+             "a total is accepted with this note (one that is neither the sum nor the factored sum is S608).",
+             "TotalScoreTable row 1 TotalMP 128.77 is the pair's 124 match points on its 26 boards factored to "
+             "the 27 boards of the field (x 27/26)"),
         # --- USEBIO (usebio.md "What consumers check") ---------------------------
         Code("U701", E, "unknown USEBIO version", "USEBIO Version {value!r} is not 1.0, 1.1, 1.2 or 1.3",
              "usebio.md §Document",

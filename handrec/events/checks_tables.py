@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+from typing import Any
 
 from handrec.diagnostics import make
 from handrec.events.checks_tags import _at, _Context, _imp_methods
@@ -453,14 +454,16 @@ def _check_total_against_event(
             methods.append(Method.CROSS_IMP)
     if not methods and i_nb is None:
         return
-    totals: dict[Method, dict[str, tuple[Fraction, Fraction | None, Fraction | None, int]]] = {}
+    # name: (total, top, percentage, boards, the most boards a pair of its ranking played)
+    totals: dict[Method, dict[str, tuple[Fraction, Fraction | None, Fraction | None, int, int]]] = {}
     cross = cross_for([r])  # TotalIMP of cross-IMPs: summed or divided as the table's Scoring says
     for m in methods or [Method.MP]:
         _, rankings, _ = score_pairs(trs, m, neuberg=True, cross=cross)
-        t: dict[str, tuple[Fraction, Fraction | None, Fraction | None, int]] = {}
+        t: dict[str, tuple[Fraction, Fraction | None, Fraction | None, int, int]] = {}
         for rk in rankings:
+            most = max((row.boards for row in rk.rows), default=0)
             for row in rk.rows:
-                t[row.name] = (row.total, row.top, row.pct, row.boards)
+                t[row.name] = (row.total, row.top, row.pct, row.boards, most)
         totals[m] = t
     i_pid, i_names = v.index("PairId"), v.index("Names")
     for n, row in enumerate(v.rows):
@@ -498,6 +501,8 @@ def _check_total_against_event(
             options = [found[m][k] for m in ms if found[m] is not None and found[m][k] is not None]
             if not options or any(agrees(c[0], c[1], o) for o in options):
                 continue
+            if col == "TotalMP" and _factored(ctx, r, v, n, v.columns[i], _cell(v, row, i), c, ms, found):
+                continue
             _row_fault(
                 ctx,
                 "S608",
@@ -509,3 +514,41 @@ def _check_total_against_event(
                 f"scoring the pair's {anyf[3]} board{'s' if anyf[3] != 1 else ''} in the file",
                 fmt(options[0]),
             )
+
+
+def _factored(
+    ctx: _Context,
+    r: GameRecord,
+    v: TableView,
+    n: int,
+    column: str,
+    cell: str,
+    c: tuple[Fraction, int],
+    ms: list[Method],
+    found: dict[Method, Any],
+) -> bool:
+    """Whether the claimed ``TotalMP`` ``c`` is the pair's match points factored to the boards of
+    its field: scored on ``b`` boards where the most a pair of its ranking played is ``B``,
+    times ``B / b`` (a pair that missed a board or sat out, as Compscore writes it; matchpoints:
+    bridge-rules.md §8.3).  Then an S618 note is added, and no S608."""
+    for m in ms:
+        f = found[m]
+        if f is None or not 0 < f[3] < f[4]:
+            continue
+        total, played, most = f[0], f[3], f[4]
+        if agrees(c[0], c[1], total * most / played):
+            ctx.out.append(
+                make(
+                    "S618",
+                    r.origin,
+                    _at(r, v.cell_span(n, column)),
+                    row=n + 1,
+                    column=column,
+                    value=cell.strip(),
+                    total=fmt_number(total),
+                    boards=played,
+                    field=most,
+                )
+            )
+            return True
+    return False
