@@ -209,6 +209,8 @@ class _Job:
     batch_boards: int
     #: ``convert --dd``: (cache folder or ``None``, D214 margin, opening leads) for :class:`handrec.dd.rows.DDRows`
     dd: tuple[str | None, int | None, bool] | None = None
+    #: In a worker: its counters in :data:`handrec.runs.progress._shared` (the bar moves as it reads)
+    slot: int | None = None
 
 
 @dataclass
@@ -236,6 +238,10 @@ def _run_job(job: _Job, on_board: Callable[[int, int], None] | None = None) -> _
     """
     part = PartWriter(Path(job.work), job.part)
     buf = TableBuffers()
+    if on_board is None and job.slot is not None:  # in a worker: a file solved for --dd takes minutes
+
+        def on_board(boards: int, nbytes: int, slot: int = job.slot) -> None:
+            progress_mod.note(slot, nbytes, boards)
 
     def rows(t: str) -> int:
         return part.rows[t] + buf.pending(t)
@@ -673,6 +679,12 @@ def _convert(
         nonlocal committed
         inputs_, part_, fut, piece = entry
         if piece is None:
+            if id(fut) in job_slots:  # whole inputs read by a worker: the bar moves as it reads
+                while not fut.done():
+                    futures_wait([fut], timeout=_POLL)
+                    nbytes, boards = reading([p for *_, p in pending if p is not None])
+                    report(progress["files"], progress["boards"] + boards, progress["bytes"] + nbytes, bytes_total)
+                job_slots.pop(id(fut))
             commit(inputs_, part_, wait_result(fut))
             return
         if piece.slot is not None:  # a part read by a worker: the bar moves as the workers read
@@ -726,12 +738,16 @@ def _convert(
         yield (first, None, submit(run_piece, j), _Piece(acc, key, share, False, slot))
 
     def reading(inflight: Iterable[_Piece]) -> tuple[int, int]:
-        """The bytes and boards the parts in flight have read so far (each at most its share)."""
+        """The bytes and boards the tasks in flight have read so far (each at most its share): the
+        parts ``inflight``, and every whole-input job not yet taken (:data:`job_slots`)."""
         nbytes = boards = 0
         for p in inflight:
             if p.slot is not None:
                 b, n = shared.read(p.slot)  # type: ignore[union-attr]
                 nbytes, boards = nbytes + min(b, p.share), boards + n
+        for slot, size in job_slots.values():
+            b, n = shared.read(slot)  # type: ignore[union-attr]
+            nbytes, boards = nbytes + min(b, size), boards + n
         return nbytes, boards
 
     # Counters the forked workers share with this process (before the pool forks): how far each
@@ -742,6 +758,7 @@ def _convert(
     else:
         executor = _executor(jobs) if jobs > 1 else None
     pending: deque[_Pending] = deque()
+    job_slots: dict[int, tuple[int, int]] = {}  # id of a whole-input job's future: (its slot, its inputs' bytes)
     skip: list[Input | None] = [None]  # a file split in parts whose rows exist already
     parted: list[Parted | None] = [None]  # the file whose parts are being read
     bounds = parts._bounds(jobs, parts.PART_BYTES if part_bytes is None else part_bytes, early=False)
@@ -771,7 +788,12 @@ def _convert(
                 if task.kind == "here":  # read now: the next entry may move its archive stream on
                     pending.append((inputs, j.part, _done_future(_run_job(j, tick)), None))
                 else:
-                    pending.append((inputs, j.part, submit(_run_job, j), None))
+                    if shared is not None and executor is not None:
+                        j.slot = shared.take()
+                    fut = submit(_run_job, j)
+                    if j.slot is not None:
+                        job_slots[id(fut)] = (j.slot, sum(max(i.size, 0) for i in inputs))
+                    pending.append((inputs, j.part, fut, None))
             while pending and (len(pending) > 2 * jobs or pending[0][2].done()):
                 take(pending.popleft())
                 if summary.stopped:

@@ -95,6 +95,30 @@ def test_bytes_move_inside_a_part_read_by_a_worker(run: str, big: Path, tmp_path
     assert rp._shared is None  # the run is over: the counters are gone
 
 
+def test_convert_bar_moves_inside_a_whole_file_read_by_a_worker(big: Path, tmp_path: Path, monkeypatch) -> None:
+    """Files not split (here: parts bigger than the files) are each one worker's task: the
+    worker says how far it has read, so the bar moves before the file ends (it stood at 0
+    until the end of each file: with --dd, minutes)."""
+    import shutil
+
+    import handrec.runs.convert as rc
+
+    monkeypatch.setattr(rc, "_POLL", 0.005)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("a.pbn", "b.pbn"):
+        shutil.copy(big, folder / name)
+    seen: list[RunProgress] = []
+    monkeypatch.setattr(rp, "EVERY", 0.0)
+    convert([folder], tmp_path / "ds", jobs=2, part_bytes=1 << 30, task_bytes=1, on_progress=seen.append)
+    size = big.stat().st_size
+    done = [p.bytes_done for p in seen]
+    assert done == sorted(done) and done[-1] == 2 * size and seen[-1].boards == 2 * BOARDS
+    inside = [p for p in seen if 0 < p.bytes_done < size and p.files == 0]
+    assert len(inside) >= 5, done
+    assert all(0 < p.boards < 2 * BOARDS for p in inside)
+
+
 # =========================================================================================
 # The bar on a terminal, and nowhere else
 # =========================================================================================
