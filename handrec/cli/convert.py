@@ -1,4 +1,4 @@
-"""``handrec convert``: write the inputs as a Parquet dataset (boards, calls, plays, diagnostics, supplemental)."""
+"""``handrec convert``: write the inputs as a Parquet dataset (boards, calls, plays, diagnostics, supplemental, files)."""
 
 from __future__ import annotations
 
@@ -120,7 +120,8 @@ def convert(
 ) -> None:
     """Convert PBN, LIN and USEBIO files, folders and archives (zip, tar, gz, bz2, xz) to a Parquet dataset.
 
-    Tables: boards, calls, plays, diagnostics, supplemental, files.  Inputs unchanged
+    Tables: boards, calls, plays, diagnostics, supplemental, files (with --dd also deals,
+    with --dd-leads leads).  Inputs unchanged
     since DIR was written keep their rows without being read again.  When DIR
     holds inputs not given this time, convert refuses (exit status 2) unless
     --append keeps them or --replace drops them.  With

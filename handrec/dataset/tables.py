@@ -168,7 +168,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             _col("source_file", _str, _SOURCE),
             _col("source_line", _i32, "The line of the input where the game starts (1-based)."),
             _col("board_index", _i32, "The game's position in its file (0-based), as validate --format json gives it."),
-            _col("format", pa.dictionary(pa.int8(), _str), "The input's format: pbn or lin."),
+            _col("format", pa.dictionary(pa.int8(), _str), "The input's format: pbn, lin or usebio."),
             _col("event", _str, "The Event tag (null when empty or '?', as for every tag below)."),
             _col("site", _str, "The Site tag."),
             _col("date", _str, "The Date tag as written (PBN: YYYY.MM.DD, ? for an unknown digit)."),
@@ -297,7 +297,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "files": pa.schema(
         [
             _col("source_file", _str, _SOURCE),
-            _col("format", _str, "pbn or lin; null when the input was not read as either."),
+            _col("format", _str, "pbn, lin or usebio; null when the input was not read as any of them."),
             _col("boards", _i32, "Games read from the input."),
             _col("errors", _i32, "Its error rows in diagnostics."),
             _col("warnings", _i32, "Its warning rows in diagnostics."),
