@@ -19,7 +19,7 @@ with guard(), imports_without_gc("handrec.cli.app"):
     import typer
     from typer.main import get_command_name
 
-    from handrec.cli.app import app
+    from handrec.cli.app import app, terminal_columns
 
     # Importing each command's module registers it on ``app``, in the order ``--help`` lists them.
     # isort: off
@@ -36,6 +36,9 @@ def main() -> None:
     # a thread a core that spins idle, 7-28 M instructions of a convert run (issue #23.2).  The
     # workers inherit it; a user's own setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    narrow = terminal_columns()
+    if narrow is not None and narrow < 80:  # Click lays help out at least 50 columns wide otherwise
+        app.info.context_settings = {**(app.info.context_settings or {}), "terminal_width": narrow}
     run(for_command(app, sys.argv[1:]))
 
 

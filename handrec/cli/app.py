@@ -7,6 +7,8 @@ read or the usage is wrong.
 
 from __future__ import annotations
 
+import os
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -243,3 +245,12 @@ def _nothing_found(paths: list[Path]) -> None:
         "neither, by content or by a .pbn/.lin name, are skipped)",
         err=True,
     )
+
+
+def terminal_columns() -> int | None:
+    """The columns of the terminal standard output is, ``None`` when it is no terminal (a pipe,
+    a file: output laid out as everywhere else, 80 columns)."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
+    except (OSError, ValueError, AttributeError):
+        return None

@@ -15,6 +15,7 @@ from handrec.cli.app import (
     _plain,
     _printable,
     app,
+    terminal_columns,
 )
 
 _OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?")
@@ -131,7 +132,8 @@ def query(
                 t.add_column(Text(_printable(c)), overflow="fold")  # a value is wrapped, never cut
             for r in rows:
                 t.add_row(*(Text("" if v is None else _printable(str(v))) for v in r))
-            width = max(80, min(200, 20 * len(cols)))
+            # a terminal's own width; elsewhere (a pipe, a file) the same layout whatever runs it
+            width = terminal_columns() or max(80, min(200, 20 * len(cols)))
             console = Console(file=sys.stdout, width=width, markup=False, highlight=False, emoji=False)
             if i:
                 console.print()  # one blank line between the result sets of several statements
