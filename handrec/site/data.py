@@ -110,7 +110,9 @@ class SitePair:
     number: PairNS / PairEW, PBN 2.1 §4.3.2, a ScoreTable's PairId_*, a USEBIO PAIR_NUMBER;
     else its players' names), ``names`` (the players' names beside a number, ``None`` when
     ``name`` is the names), ``page``, ``rank`` rows (the ranking line of each ranking it is
-    in) and ``card`` (:func:`score_cards`)."""
+    in) and ``card`` (:func:`score_cards`).  In a Mitchell that numbers its N-S and E-W pairs
+    alike (PairNS 1 and PairEW 1: two pairs, ranked apart, :func:`handrec.events.pairs.score_pairs`)
+    ``name`` adds the direction (``1 N-S``) and ``ident`` keeps the number."""
 
     name: str
     page: str
@@ -118,6 +120,7 @@ class SitePair:
     card: list[dict[str, Any]] = field(default_factory=list)
     link: Any = None  # its name linked to its page, made once (handrec.site.markup.pair_link)
     names: str | None = None
+    ident: str | None = None  # the travellers' name for it when ``name`` adds the direction (a Mitchell's "1 N-S")
 
     @property
     def title(self) -> str:
@@ -241,6 +244,12 @@ def _attach(
     pair whose ScoreTable rows give no PairId_NS / PairId_EW) gets no card: it would be empty."""
     cards: dict[str, SitePair] = {}
     names: dict[str, str] = {}
+    split = _split_numbers(scores)
+
+    def key(who: str | None, is_ns: bool) -> str | None:
+        # a number both directions use, in a session ranked by direction: two pairs (a Mitchell)
+        return f"{who} {'N-S' if is_ns else 'E-W'}" if who in split else who
+
     for view in event["travellers"]:
         view.setdefault("page", None)
         view.setdefault("match", None)
@@ -264,16 +273,23 @@ def _attach(
                 view["page"] = sb.page
             for name, row in score_cards(st, es.method, data.leads, flagged):
                 row["board"] = sb
-                _pair(cards, name).card.append(row)
+                is_ns = row["seat"] == "N-S"
+                row["opp_key"] = key(row["opponents"], not is_ns)
+                p = _pair(cards, key(name, is_ns) or name)
+                p.ident = name
+                p.card.append(row)
             for se in st.entries:
                 e = se.entry
-                for who, players in ((e.ns, e.names[0]), (e.ew, e.names[1])):
+                for who, players, is_ns in ((e.ns, e.names[0], True), (e.ew, e.names[1], False)):
                     if who is not None and players and players != who:
-                        names.setdefault(who, players)
+                        names.setdefault(key(who, is_ns) or who, players)
+            if split:
+                for r in view["rows"]:
+                    r["ns_key"], r["ew_key"] = key(r["ns"], True), key(r["ew"], False)
     for rk in es.rankings if es is not None else ():
         for row in rk.rows:
             if row.names:
-                names.setdefault(row.name, row.names)
+                names.setdefault(key(row.name, rk.title != "EW") or row.name, row.names)
     # the pairs in ranking order (their pages are numbered so), then any the rankings leave out
     for rk in event["rankings"]:
         name_col, names_col = _ranking_columns(rk["columns"])
@@ -283,6 +299,8 @@ def _attach(
             cells = row["cells"]
             ident = cells[name_col] if name_col is not None and name_col < len(cells) else ""
             players = cells[names_col] if names_col is not None and names_col < len(cells) else ""
+            if ident in split and rk["title"].endswith(("N-S", "E-W")):  # a Mitchell's ranking of one direction
+                ident = f"{ident} {rk['title'][-3:]}"
             key = ident if ident in cards else players if players in cards else None
             row["pair"] = key
             if key is None:
@@ -294,6 +312,18 @@ def _attach(
     for key, p in cards.items():
         s.pairs.setdefault(key, p)
         p.names = names.get(key)
+
+
+def _split_numbers(scores: list[EventScore]) -> set[str]:
+    """The pair numbers that name two pairs, one N-S and one E-W: those the travellers give
+    both directions in a pairs session ranked N-S and E-W apart (a Mitchell,
+    :func:`handrec.events.pairs.score_pairs`); none in a Howell, where a pair changes direction."""
+    es = next((e for e in scores if e.travellers), None)
+    if es is None or not es.rankings or any(r.title not in ("NS", "EW") for r in es.rankings):
+        return set()
+    ns = {se.entry.ns for st in es.travellers for se in st.entries if se.entry.ns}
+    ew = {se.entry.ew for st in es.travellers for se in st.entries if se.entry.ew}
+    return {x for x in ns & ew if x is not None}
 
 
 def _winner(rk: dict[str, Any]) -> dict[str, Any] | None:
@@ -324,6 +354,8 @@ def _pair(pairs: dict[str, SitePair], name: str) -> SitePair:
 
 #: A pair or team number as the players know it (PairNS 12, a ScoreTable's PairId): its page's name.
 _PAIR_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
+#: A Mitchell's pair of one direction (:func:`_split_numbers`): ``12 N-S``, its page ``pair-12ns.html``.
+_PAIR_SIDE = re.compile(r"([1-9][0-9]{0,5}) (N-S|E-W)")
 
 
 def _name_pair_pages(s: SiteSession) -> None:
@@ -334,7 +366,11 @@ def _name_pair_pages(s: SiteSession) -> None:
     taken = {int(name) for name in s.pairs if _PAIR_NUMBER.fullmatch(name)}
     free = (n for n in itertools.count(1) if n not in taken)
     for name, p in s.pairs.items():
-        p.page = f"pair-{int(name) if _PAIR_NUMBER.fullmatch(name) else next(free)}.html"
+        side = _PAIR_SIDE.fullmatch(name)
+        if side is not None:
+            p.page = f"pair-{int(side.group(1))}{'ns' if side.group(2) == 'N-S' else 'ew'}.html"
+        else:
+            p.page = f"pair-{int(name) if _PAIR_NUMBER.fullmatch(name) else next(free)}.html"
 
 
 def _plus(score: int | None) -> str:

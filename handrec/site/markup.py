@@ -214,7 +214,9 @@ def card_rows(rows: list[dict[str, Any]], pairs: dict[str, Any], pct: bool, team
         out.append(f'<td class="lead">{pbn_card(r["lead"])}</td>')
         if teams:
             out.append(f"<td>{escape(r['room'])}</td>")
-        out.append(f"<td>{escape(r['seat'])}</td><td>{pair_link(r['opponents'], pairs)}</td>")
+        out.append(
+            f"<td>{escape(r['seat'])}</td><td>{pair_link(r.get('opp_key') or r['opponents'], pairs, r['opponents'])}</td>"
+        )
         if not teams:
             out.append(f'<td class="field">{r["field_html"]}</td>')
         out.append(f'<td class="flag-col">{flag(r["flag"])}</td></tr>\n')

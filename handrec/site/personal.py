@@ -74,7 +74,7 @@ def find_pairs(
         for p in s.pairs.values():
             if not p.card:
                 continue
-            labels = {p.name.strip().casefold()}
+            labels = {p.name.strip().casefold(), (p.ident or p.name).strip().casefold()}
             if p.names:  # a numbered pair: its players are named beside the number
                 labels.add(p.names.strip().casefold())
             if (want is not None and want in labels) or (who is not None and who in _names(p.names or p.name)):
