@@ -261,7 +261,12 @@ def _ranking_from_table(view: Any, row_flags: set[int]) -> dict[str, Any]:
     right = [
         i for i, c in enumerate(columns) if c.split()[0].lower() not in ("pairid", "names", "teamid", "name", "team")
     ]
-    return {"title": "Session ranking", "source": "TotalScoreTable", "columns": columns, "right": right, "rows": rows}
+    title = "Session ranking"
+    d = view.index("Direction")
+    sides = {row[d].strip().upper() for row in view.rows if d is not None and d < len(row)}
+    if len(sides) == 1 and sides <= {"NS", "EW"}:  # one direction's field (a Mitchell's): say which
+        title += " N-S" if sides == {"NS"} else " E-W"
+    return {"title": title, "source": "TotalScoreTable", "columns": columns, "right": right, "rows": rows}
 
 
 def _ranking_computed(r: Any, method: Any) -> dict[str, Any]:
@@ -283,8 +288,36 @@ def _ranking_computed(r: Any, method: Any) -> dict[str, Any]:
         else:
             cells = [row.rank, row.name, str(row.boards), _signed(row.total)]
         rows.append({"cells": cells, "flag": False})
-    right = [i for i in range(len(columns)) if i not in (0, 1)]
+    left = (0, 1)
+    if any(row.names for row in r.rows):  # pairs ranked by number: who each is, beside it
+        columns.insert(2, "Names")
+        for view, row in zip(rows, r.rows):
+            view["cells"].insert(2, row.names or "")
+        left = (0, 1, 2)
+    right = [i for i in range(len(columns)) if i not in left]
     return {"title": f"Ranking {title}", "source": "computed", "columns": columns, "right": right, "rows": rows}
+
+
+def _total_tables(ev: Sequence[Any]) -> list[tuple[Any, Any]]:
+    """The session's rankings as the file gives them: its first TotalScoreTable with rows, and
+    each later one whose pairs (PairId) none before lists -- another field's: a Mitchell's
+    E-W pairs, which a USEBIO file of NS and EW winners ranks apart (usebio.md WINNER_TYPE 2;
+    its reader writes their table on the second game).  A later table of the same pairs (a
+    copy, PBN 2.1 §5.2 ``#``) is not a ranking of its own."""
+    out: list[tuple[Any, Any]] = []
+    seen: set[str] = set()
+    for r in ev:
+        for v in r.tables:
+            if v.name != "TotalScoreTable" or not v.rows:
+                continue
+            k = v.index("PairId", "TeamId")
+            ids = {row[k].strip().strip('"') for row in v.rows if k is not None and k < len(row)}
+            if not out or (ids and not ids & seen):
+                out.append((r, v))
+                seen |= ids
+            if k is None:  # no ids to tell another field's table from a copy: the first one only
+                return out
+    return out
 
 
 def booklet_results(boards: Iterable[Board]) -> tuple[dict[str, Any] | None, list[Any]]:
@@ -389,19 +422,14 @@ def _results(recs: list[Any], known: Sequence[Any] = ()) -> tuple[dict[str, Any]
                 for st in scored.travellers
             ]
             rankings = []
-            total = next(
-                ((r, v) for r in ev for v in r.tables if v.name == "TotalScoreTable" and v.rows),
-                None,
-            )
-            if total is not None:
-                holder, view = total
+            for holder, view in _total_tables(ev):
                 flags = {
                     i
                     for (p, b, tname, i) in row_flags
                     if tname == "TotalScoreTable" and (p, b) == (holder.origin.path, holder.origin.index)
                 }
                 rankings.append(_ranking_from_table(view, flags))
-            else:
+            if not rankings:
                 rankings = [_ranking_computed(r, method) for r in scored.rankings]
             notes = list(scored.notes)
         mp = method in (Method.MP, Method.MP2)

@@ -168,6 +168,6 @@ def personal(
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(_printable(str(d)), err=True)
-    who = ", ".join(_printable(p.name) for _, p in book.parts)
+    who = ", ".join(_printable(p.title) for _, p in book.parts)
     typer.echo(f"{n} boards of {who} -> {_printable(str(output))}", err=True)
     raise typer.Exit(2 if bad else 0)

@@ -225,6 +225,10 @@ class GameRecord:
       what ``contract`` and ``tricks`` stand on (the replay's ``result_status``), for the
       scorings that take them rather than ``score_ns`` (rubber, Chicago, minibridge).
     * ``vul_tag``: ``vulnerable`` is the Vulnerable tag's (not the board number's).
+    * ``names``: for (N-S, E-W), the players' names (:func:`pair_label` of the seats) when the
+      pair's identity is its number (a PairNS / PairEW tag, PBN 2.1 §4.3.2; a USEBIO
+      PAIR_NUMBER, whose PLAYERs the reader writes in the seats), else ``None``: the number
+      ranks the pair and joins its boards, the names say who it is.
     """
 
     origin: Origin = field(compare=False)
@@ -254,6 +258,7 @@ class GameRecord:
     faults: tuple[str, ...] = ()
     result_status: str = CLEAN
     vul_tag: bool = False
+    names: tuple[str | None, str | None] = (None, None)
 
     @property
     def ranked(self) -> bool:
@@ -309,6 +314,7 @@ class GameRecord:
                 self.faults,
                 self.result_status,
                 self.vul_tag,
+                self.names,
             ),
         )
 
@@ -409,6 +415,7 @@ def _game_record(
     faults: tuple[str, ...] = (),
     result_status: str = CLEAN,
     vul_tag: bool = False,
+    names: tuple[str | None, str | None] = (None, None),
 ) -> GameRecord:
     """A :class:`GameRecord` from the values its ``__reduce__`` gives."""
     c = None
@@ -448,6 +455,7 @@ def _game_record(
         faults,
         result_status,
         vul_tag,
+        names,
     )
 
 
@@ -586,8 +594,9 @@ def deal_text(deal: Deal) -> str:
 def record(board: Board, rep: Replay | None = None) -> GameRecord:
     """Reduce ``board`` (and its replay; computed when not given) to a :class:`GameRecord`.
 
-    Pair identity: the PairNS / PairEW tags when present (PBN 2.1 §4.3.2),
-    else the player names (:func:`pair_label`).  Never raises.
+    Pair identity: the PairNS / PairEW tags when present (PBN 2.1 §4.3.2), the players'
+    names then kept beside it (``names``); else the player names (:func:`pair_label`).
+    Never raises.
     """
     r = rep if rep is not None else replay(board)
     tags: dict[str, str] = {}
@@ -623,14 +632,15 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
     # pair identity: PairNS / PairEW, else the two names (each cleaned once)
     pair_ns = _clean(v) if (v := tag("PairNS")) else None
     pair_ew = _clean(v) if (v := tag("PairEW")) else None
+    north, south = _clean(tag("North")), _clean(tag("South"))
+    east, west = _clean(tag("East")), _clean(tag("West"))
+    ns_names, ew_names = _pair(north, south), _pair(east, west)
     if pair_ns is None:
-        north, south = _clean(tag("North")), _clean(tag("South"))
-        ns, ns_one = _pair(north, south), north is not None and north == south
+        ns, ns_one, ns_names = ns_names, north is not None and north == south, None
     else:
         ns, ns_one = pair_ns, False
     if pair_ew is None:
-        east, west = _clean(tag("East")), _clean(tag("West"))
-        ew, ew_one = _pair(east, west), east is not None and east == west
+        ew, ew_one, ew_names = ew_names, east is not None and east == west, None
     else:
         ew, ew_one = pair_ew, False
     views: list[TableView] = []
@@ -670,6 +680,7 @@ def record(board: Board, rep: Replay | None = None) -> GameRecord:
         else (),
         result_status=r.result_status,
         vul_tag=isinstance(board.vulnerable, Vulnerability),
+        names=(ns_names, ew_names),
     )
 
 

@@ -14,6 +14,7 @@ All arithmetic is exact (:class:`fractions.Fraction`).  Sources: bridge-rules.md
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from handrec.events.methods import Cross, Method
@@ -161,6 +162,11 @@ def _rank_rows(
     return tuple(rows)
 
 
+def _named(rows: tuple[RankRow, ...], names: dict[str, str]) -> tuple[RankRow, ...]:
+    """The rows with their pairs' players' names (a ranking by pair number says who each is)."""
+    return tuple(replace(r, names=names[r.name]) if r.name in names else r for r in rows)
+
+
 def score_pairs(
     trs: Sequence[Traveller], method: Method, *, neuberg: bool = True, cross: Cross = Cross.COMPARISONS
 ) -> tuple[list[ScoredTraveller], list[Ranking], list[str]]:
@@ -205,6 +211,7 @@ def score_pairs(
     totals: dict[tuple[str, str], Fraction] = {}
     tops: dict[tuple[str, str], Fraction] = {}
     boards: dict[tuple[str, str], int] = {}
+    names: dict[tuple[str, str], str] = {}  # (direction, pair number) -> its players' names
     ns_pairs: set[str] = set()
     ew_pairs: set[str] = set()
     both_ways = False  # a board has one id both N-S and E-W: two pairs (a Mitchell), not one
@@ -213,6 +220,9 @@ def score_pairs(
         both_ways = both_ways or bool({ns for ns, _ in ids if ns} & {ew for _, ew in ids if ew})
         for se in s.entries:
             e = se.entry
+            for direction, pair, who in (("NS", e.ns, e.names[0]), ("EW", e.ew, e.names[1])):
+                if pair is not None and who is not None and who != pair:
+                    names.setdefault((direction, pair), who)
             if e.multiplicity != 1 or se.ns is None or se.ew is None:
                 continue
             for direction, pair, value in (("NS", e.ns, se.ns), ("EW", e.ew, se.ew)):
@@ -235,7 +245,8 @@ def score_pairs(
             p2[pair] = p2.get(pair, Fraction(0)) + v
         for (_, pair), v in boards.items():
             b2[pair] = b2.get(pair, 0) + v
-        rankings.append(Ranking("pairs", _rank_rows(t2, b2, p2 if is_mp else None)))
+        both = {p: n for (_, p), n in reversed(names.items())}  # the names first seen, either direction
+        rankings.append(Ranking("pairs", _named(_rank_rows(t2, b2, p2 if is_mp else None), both)))
     else:
         for direction in ("NS", "EW"):
             t1 = {p: v for (d, p), v in totals.items() if d == direction}
@@ -243,7 +254,8 @@ def score_pairs(
                 continue
             p1 = {p: v for (d, p), v in tops.items() if d == direction}
             b1 = {p: v for (d, p), v in boards.items() if d == direction}
-            rankings.append(Ranking(direction, _rank_rows(t1, b1, p1 if is_mp else None)))
+            n1 = {p: n for (d, p), n in names.items() if d == direction}
+            rankings.append(Ranking(direction, _named(_rank_rows(t1, b1, p1 if is_mp else None), n1)))
     return scored, rankings, notes
 
 

@@ -229,6 +229,12 @@ def _ranking_table(r: Ranking, method: Method) -> tuple[list[str], list[list[str
             rows.append([row.rank, row.name, str(row.boards), fmt_number(row.total)])
             j.update(total=_json_number(row.total))
         jrows.append(j)
+    if any(row.names for row in r.rows):
+        # pairs ranked by number (PairNS / PairEW, a USEBIO PAIR_NUMBER): who each is, beside it
+        headers.insert(2, "Names")
+        for cells, j, row in zip(rows, jrows, r.rows):
+            cells.insert(2, row.names or "")
+            j["names"] = row.names
     return headers, rows, jrows
 
 
@@ -378,7 +384,8 @@ def _render_text(events: Sequence[EventScore], table: str | None = None) -> str:
             out.append("")
             out.append(f"Ranking {r.title}" if r.title not in ("sides",) else "Totals")
             headers, rows, _ = _ranking_table(r, ev.method)
-            out.extend(_grid(headers, rows, set(range(2, len(headers)))))
+            first = 3 if "Names" in headers else 2  # the figures, right-aligned: after the pair (and its names)
+            out.extend(_grid(headers, rows, set(range(first, len(headers)))))
         if ev.notes:
             out.append("")
             out.extend(f"note: {n}" for n in ev.notes)

@@ -61,7 +61,8 @@ class ScoredTraveller:
 class RankRow:
     """One line of a ranking: ``rank`` label (``"2="`` for a tie), ``name``, boards played,
     ``total`` (matchpoints, IMPs or points), ``top`` (matchpoints available), ``pct``,
-    and for teams ``against`` (IMPs conceded)."""
+    for teams ``against`` (IMPs conceded), and ``names``: the players' names when ``name``
+    is the pair's number (PairNS / PairEW, PBN 2.1 §4.3.2; a USEBIO PAIR_NUMBER), else ``None``."""
 
     rank: str
     name: str
@@ -70,6 +71,7 @@ class RankRow:
     top: Fraction | None = None
     pct: Fraction | None = None
     against: Fraction | None = None
+    names: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

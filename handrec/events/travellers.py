@@ -36,7 +36,9 @@ class Entry:
     ``multiplicity`` how many tables had this result (a ScoreTable's
     Multiplicity column); ``contract`` / ``declarer`` / ``tricks`` as text /
     seat / tricks taken; ``room``; ``record`` the game it comes from (``None``
-    for a table row); ``row`` the table row index (``None`` for a game).
+    for a table row); ``row`` the table row index (``None`` for a game); ``names`` the
+    players' names of (N-S, E-W) when ``ns`` / ``ew`` are pair numbers (a game's PairNS /
+    PairEW, PBN 2.1 §4.3.2; a ScoreTable's PairId_* beside its Names_*, §5.3), else ``None``.
     """
 
     ns: str | None
@@ -50,6 +52,7 @@ class Entry:
     room: str | None = None
     record: GameRecord | None = field(default=None, compare=False)
     row: int | None = None
+    names: tuple[str | None, str | None] = field(default=(None, None), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +104,7 @@ def _game_entry(r: GameRecord, ranked_only: bool = False) -> Entry:
         tricks=None if r.passed_out else r.tricks,
         room=r.room,
         record=r,
+        names=r.names,
     )
 
 
@@ -167,8 +171,10 @@ def table_entries(view: TableView, vulnerable: Vulnerability | None) -> list[Ent
             elif i_pcew is None:
                 artificial = (artificial[0], _mirror(artificial[0]))
         mult = _int_cell(cell(i_m)) if i_m is not None else 1
-        ns = _clean(cell(i_pns)) or _names(cell(i_nns))
-        ew = _clean(cell(i_pew)) or _names(cell(i_new))
+        # the pair is its PairId when the table gives one, its names kept beside it
+        pid_ns, pid_ew = _clean(cell(i_pns)), _clean(cell(i_pew))
+        names_ns, names_ew = _names(cell(i_nns)), _names(cell(i_new))
+        ns, ew = pid_ns or names_ns, pid_ew or names_ew
         out.append(
             Entry(
                 ns=ns,
@@ -180,6 +186,7 @@ def table_entries(view: TableView, vulnerable: Vulnerability | None) -> list[Ent
                 declarer="" if declarer_text in _UNKNOWN else declarer_text,
                 tricks=tricks,
                 row=n,
+                names=(names_ns if pid_ns else None, names_ew if pid_ew else None),
             )
         )
     return out

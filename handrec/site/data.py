@@ -106,14 +106,26 @@ class SiteBoard:
 
 @dataclass(slots=True)
 class SitePair:
-    """A pair (pairs events) or team: ``name`` as the rankings give it, ``page``, ``rank``
-    rows (the ranking line of each ranking it is in) and ``card`` (:func:`score_cards`)."""
+    """A pair (pairs events) or team: ``name``, its identity as the travellers give it (its
+    number: PairNS / PairEW, PBN 2.1 §4.3.2, a ScoreTable's PairId_*, a USEBIO PAIR_NUMBER;
+    else its players' names), ``names`` (the players' names beside a number, ``None`` when
+    ``name`` is the names), ``page``, ``rank`` rows (the ranking line of each ranking it is
+    in) and ``card`` (:func:`score_cards`).  In a Mitchell that numbers its N-S and E-W pairs
+    alike (PairNS 1 and PairEW 1: two pairs, ranked apart, :func:`handrec.events.pairs.score_pairs`)
+    ``name`` adds the direction (``1 N-S``) and ``ident`` keeps the number."""
 
     name: str
     page: str
     ranks: list[dict[str, Any]] = field(default_factory=list)
     card: list[dict[str, Any]] = field(default_factory=list)
     link: Any = None  # its name linked to its page, made once (handrec.site.markup.pair_link)
+    names: str | None = None
+    ident: str | None = None  # the travellers' name for it when ``name`` adds the direction (a Mitchell's "1 N-S")
+
+    @property
+    def title(self) -> str:
+        """How its page and the lists name it: ``3 (Player 5 - Player 6)``, else ``name``."""
+        return f"{self.name} ({self.names})" if self.names else self.name
 
 
 @dataclass(slots=True)
@@ -221,20 +233,28 @@ def _find_board(s: SiteSession, st_board: str, deal: str | None, rec: GameRecord
 def _attach(
     s: SiteSession, event: dict[str, Any], scores: list[EventScore], data: Collected, flagged: set[Origin2]
 ) -> None:
-    """Link the booklet's travellers to their boards and make the pairs' score cards."""
-    for rk in event["rankings"]:
-        name_col = next((i for i, c in enumerate(rk["columns"]) if c.split()[0] in ("Pair", "Team", "Names")), None)
-        rk["name_col"] = name_col
-        for row in rk["rows"]:
-            if name_col is not None and name_col < len(row["cells"]) and row["cells"][name_col]:
-                _pair(s, row["cells"][name_col]).ranks.append({"ranking": rk, "row": row})
+    """Link the booklet's travellers to their boards, make the pairs' score cards and give
+    each its ranking lines.
+
+    A pair is one identity on its card and in the rankings: the name the travellers give it
+    (its number when the file numbers its pairs, else its players' names).  A ranking from
+    the file (a TotalScoreTable, PBN 2.1 §5.3; a USEBIO file's PARTICIPANTS) names a pair by
+    its PairId and its Names: the row is the pair whose identity is either; the Names give
+    the card its players.  A ranked pair no board of the input names (a TotalScoreTable's
+    pair whose ScoreTable rows give no PairId_NS / PairId_EW) gets no card: it would be empty."""
+    cards: dict[str, SitePair] = {}
+    names: dict[str, str] = {}
+    split = _split_numbers(scores)
+
+    def key(who: str | None, is_ns: bool) -> str | None:
+        # a number both directions use, in a session ranked by direction: two pairs (a Mitchell)
+        return f"{who} {'N-S' if is_ns else 'E-W'}" if who in split else who
+
     for view in event["travellers"]:
         view.setdefault("page", None)
         view.setdefault("match", None)
     es = next((e for e in scores if e.travellers or e.team_boards), None)
-    if es is None:
-        return
-    if es.method is Method.IMP:
+    if es is not None and es.method is Method.IMP:
         for tb, view in zip(es.team_boards, event["travellers"]):
             sb = _find_board(s, tb.board, tb.open.record.deal if tb.open.record else None, tb.open.record)
             if sb is not None:
@@ -242,29 +262,100 @@ def _attach(
                 sb.travellers.append(view)
                 view["page"] = sb.page
             for team in _teams(tb):
-                _pair(s, team).card.extend(_team_card_rows(tb, team, sb, data, flagged))
-        return
-    for st, view in zip(es.travellers, event["travellers"]):
-        t = st.traveller
-        first = next((e.record for e in t.entries if e.record is not None), None)
-        sb = _find_board(s, t.board, t.deal, first)
-        if sb is not None:
-            sb.travellers.append(view)
-            view["page"] = sb.page
-        for name, row in score_cards(st, es.method, data.leads, flagged):
-            row["board"] = sb
-            _pair(s, name).card.append(row)
+                _pair(cards, team).card.extend(_team_card_rows(tb, team, sb, data, flagged))
+    elif es is not None:
+        for st, view in zip(es.travellers, event["travellers"]):
+            t = st.traveller
+            first = next((e.record for e in t.entries if e.record is not None), None)
+            sb = _find_board(s, t.board, t.deal, first)
+            if sb is not None:
+                sb.travellers.append(view)
+                view["page"] = sb.page
+            for name, row in score_cards(st, es.method, data.leads, flagged):
+                row["board"] = sb
+                is_ns = row["seat"] == "N-S"
+                row["opp_key"] = key(row["opponents"], not is_ns)
+                p = _pair(cards, key(name, is_ns) or name)
+                p.ident = name
+                p.card.append(row)
+            for se in st.entries:
+                e = se.entry
+                for who, players, is_ns in ((e.ns, e.names[0], True), (e.ew, e.names[1], False)):
+                    if who is not None and players and players != who:
+                        names.setdefault(key(who, is_ns) or who, players)
+            if split:
+                for r in view["rows"]:
+                    r["ns_key"], r["ew_key"] = key(r["ns"], True), key(r["ew"], False)
+    for rk in es.rankings if es is not None else ():
+        for row in rk.rows:
+            if row.names:
+                names.setdefault(key(row.name, rk.title != "EW") or row.name, row.names)
+    # the pairs in ranking order (their pages are numbered so), then any the rankings leave out
+    for rk in event["rankings"]:
+        name_col, names_col = _ranking_columns(rk["columns"])
+        rk["name_col"], rk["names_col"] = name_col, names_col
+        rk["winner"] = _winner(rk)
+        for row in rk["rows"]:
+            cells = row["cells"]
+            ident = cells[name_col] if name_col is not None and name_col < len(cells) else ""
+            players = cells[names_col] if names_col is not None and names_col < len(cells) else ""
+            if ident in split and rk["title"].endswith(("N-S", "E-W")):  # a Mitchell's ranking of one direction
+                ident = f"{ident} {rk['title'][-3:]}"
+            key = ident if ident in cards else players if players in cards else None
+            row["pair"] = key
+            if key is None:
+                continue
+            p = s.pairs[key] = cards[key]
+            p.ranks.append({"ranking": rk, "row": row})
+            if players and players != key:
+                names.setdefault(key, players)
+    for key, p in cards.items():
+        s.pairs.setdefault(key, p)
+        p.names = names.get(key)
 
 
-def _pair(s: SiteSession, name: str) -> SitePair:
-    p = s.pairs.get(name)
+def _split_numbers(scores: list[EventScore]) -> set[str]:
+    """The pair numbers that name two pairs, one N-S and one E-W: those the travellers give
+    both directions in a pairs session ranked N-S and E-W apart (a Mitchell,
+    :func:`handrec.events.pairs.score_pairs`); none in a Howell, where a pair changes direction."""
+    es = next((e for e in scores if e.travellers), None)
+    if es is None or not es.rankings or any(r.title not in ("NS", "EW") for r in es.rankings):
+        return set()
+    ns = {se.entry.ns for st in es.travellers for se in st.entries if se.entry.ns}
+    ew = {se.entry.ew for st in es.travellers for se in st.entries if se.entry.ew}
+    return {x for x in ns & ew if x is not None}
+
+
+def _winner(rk: dict[str, Any]) -> dict[str, Any] | None:
+    """The ranking's first place: its row ranked 1 (``1=`` a tie), else its first row (a
+    file's TotalScoreTable may list its pairs by number, PBN 2.1 §5.2: rows in the file's order)."""
+    rank = rk["columns"].index("Rank") if "Rank" in rk["columns"] else None
+    for row in rk["rows"]:
+        if rank is not None and rank < len(row["cells"]) and row["cells"][rank].rstrip("=").strip() == "1":
+            return row
+    return rk["rows"][0] if rk["rows"] else None
+
+
+def _ranking_columns(columns: Sequence[str]) -> tuple[int | None, int | None]:
+    """The columns of a ranking that name its pairs: the identity (``PairId``, ``TeamId``, a
+    computed ranking's ``Pair`` or ``Team``; else ``Names``) and the players' ``Names``."""
+    heads = [c.split()[0].lower() if c.split() else "" for c in columns]
+    names_col = heads.index("names") if "names" in heads else None
+    ident = next((i for i, h in enumerate(heads) if h in ("pairid", "teamid", "pair", "team")), names_col)
+    return ident, names_col if names_col != ident else None
+
+
+def _pair(pairs: dict[str, SitePair], name: str) -> SitePair:
+    p = pairs.get(name)
     if p is None:
-        p = s.pairs[name] = SitePair(name, "")  # its page is named when all are known (_name_pair_pages)
+        p = pairs[name] = SitePair(name, "")  # its page is named when all are known (_name_pair_pages)
     return p
 
 
 #: A pair or team number as the players know it (PairNS 12, a ScoreTable's PairId): its page's name.
 _PAIR_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
+#: A Mitchell's pair of one direction (:func:`_split_numbers`): ``12 N-S``, its page ``pair-12ns.html``.
+_PAIR_SIDE = re.compile(r"([1-9][0-9]{0,5}) (N-S|E-W)")
 
 
 def _name_pair_pages(s: SiteSession) -> None:
@@ -275,7 +366,11 @@ def _name_pair_pages(s: SiteSession) -> None:
     taken = {int(name) for name in s.pairs if _PAIR_NUMBER.fullmatch(name)}
     free = (n for n in itertools.count(1) if n not in taken)
     for name, p in s.pairs.items():
-        p.page = f"pair-{int(name) if _PAIR_NUMBER.fullmatch(name) else next(free)}.html"
+        side = _PAIR_SIDE.fullmatch(name)
+        if side is not None:
+            p.page = f"pair-{int(side.group(1))}{'ns' if side.group(2) == 'N-S' else 'ew'}.html"
+        else:
+            p.page = f"pair-{int(name) if _PAIR_NUMBER.fullmatch(name) else next(free)}.html"
 
 
 def _plus(score: int | None) -> str:

@@ -117,14 +117,19 @@ def flag(on: bool) -> Markup:
     return _FLAG if on else Markup("")
 
 
-def pair_link(name: str | None, pairs: dict[str, Any]) -> Markup:
+def pair_link(name: str | None, pairs: dict[str, Any], text: str | None = None) -> Markup:
     """A pair's name, linked to its score card when it has one (``pairs``: name to an object
-    with ``page`` and a writable ``link``, where the link is kept)."""
-    if not name:
+    with ``page`` and a writable ``link``, where the link is kept).  ``text``: what to show
+    when it is not the name (a ranking row that names the pair by its other column: the
+    TotalScoreTable's PairId of a pair the travellers know by its Names)."""
+    shown = name if text is None else text
+    if not shown:
         return Markup("")
-    p = pairs.get(name)
+    p = pairs.get(name) if name else None
     if p is None:
-        return escape(name)
+        return escape(shown)
+    if shown != name:  # not the pair's own link: made here, not kept
+        return Markup(f'<a class="pair" href="{escape(p.page)}">{escape(shown)}</a>')
     link = getattr(p, "link", None)  # made once a pair: the travellers and cards link it thousands of times
     if link is None:
         link = p.link = Markup(f'<a class="pair" href="{escape(p.page)}">{escape(name)}</a>')
@@ -209,7 +214,9 @@ def card_rows(rows: list[dict[str, Any]], pairs: dict[str, Any], pct: bool, team
         out.append(f'<td class="lead">{pbn_card(r["lead"])}</td>')
         if teams:
             out.append(f"<td>{escape(r['room'])}</td>")
-        out.append(f"<td>{escape(r['seat'])}</td><td>{pair_link(r['opponents'], pairs)}</td>")
+        out.append(
+            f"<td>{escape(r['seat'])}</td><td>{pair_link(r.get('opp_key') or r['opponents'], pairs, r['opponents'])}</td>"
+        )
         if not teams:
             out.append(f'<td class="field">{r["field_html"]}</td>')
         out.append(f'<td class="flag-col">{flag(r["flag"])}</td></tr>\n')

@@ -62,9 +62,10 @@ def find_pairs(
     """The pairs (or teams) asked for, session by session.
 
     ``pair``: the pair's label as the rankings print it: its number or id (PairNS / PairEW
-    tags, PBN 2.1 §4.4), else its players' names joined by `` - `` (case and spaces
-    around it aside).  ``player``: a player's name, one of the names in a pair's label (case
-    aside): each pair that player played in.  One of the two is given.
+    tags, PBN 2.1 §4.3.2; a USEBIO PAIR_NUMBER), else its players' names joined by `` - ``
+    (case and spaces around it aside); a numbered pair is found by its players' names too.
+    ``player``: a player's name, one of the names of a pair (case aside): each pair that
+    player played in.  One of the two is given.
     """
     want = None if pair is None else pair.strip().casefold()
     who = None if player is None else player.strip().casefold()
@@ -73,8 +74,10 @@ def find_pairs(
         for p in s.pairs.values():
             if not p.card:
                 continue
-            label = p.name.strip().casefold()
-            if (want is not None and label == want) or (who is not None and who in _names(p.name)):
+            labels = {p.name.strip().casefold(), (p.ident or p.name).strip().casefold()}
+            if p.names:  # a numbered pair: its players are named beside the number
+                labels.add(p.names.strip().casefold())
+            if (want is not None and want in labels) or (who is not None and who in _names(p.names or p.name)):
                 out.append((s, p))
     return out
 
@@ -89,7 +92,7 @@ def personal_booklet(
     sessions, note = site_sessions(collect(boards), dd=dd)
     parts = find_pairs(sessions, pair=pair, player=player)
     if not parts:
-        known = [p.name for s in sessions for p in s.pairs.values() if p.card]
+        known = [p.title for s in sessions for p in s.pairs.values() if p.card]
         what = f"pair {pair!r}" if pair is not None else f"player {player!r}"
         raise NoSuchPair(f"no {what} among the scored pairs and teams of the input", known[:20])
     return PersonalBooklet(parts, note)
@@ -98,7 +101,7 @@ def personal_booklet(
 def render_personal(book: PersonalBooklet, *, title: str | None = None) -> str:
     """The personal booklet as one standalone HTML page (stylesheet inlined, nothing to fetch)."""
     css = _FONT_FACE.sub("", (templates_dir() / "site" / "site.css").read_text(encoding="utf-8"))
-    heading = title or book.parts[0][1].name
+    heading = title or book.parts[0][1].title
     return (
         environment()
         .get_template("personal.html.j2")

@@ -390,3 +390,24 @@ def _card_name(page: Path) -> str:
     """The pair or team a score card page is about: its heading without the screen-reader prefix."""
     h1 = re.search(r"<h1>(.*?)</h1>", page.read_text(encoding="utf-8")).group(1)
     return re.sub(r'<span class="vh">[^<]*</span>', "", h1)
+
+
+def test_a_mitchell_s_pairs_of_one_number_are_two_pairs(tmp_path: Path) -> None:
+    # A Mitchell numbers its N-S and E-W pairs alike (PairNS 1 and PairEW 1 at table 1): two
+    # pairs, ranked apart (handrec score), so two cards -- not one card of both pairs' boards.
+    src = tmp_path / "mitchell.pbn"
+    src.write_text(_numbered_pairs([("1", "1", 10), ("2", "2", 9), ("3", "3", 11)]), encoding="utf-8")
+    scored = json.loads(runner.invoke(app, ["score", str(src), "-f", "json"]).stdout)["events"][0]
+    assert [r["ranking"] for r in scored["rankings"]] == ["NS", "EW"]
+    code, err, out = _site(tmp_path, str(src))
+    assert code == 0, err
+    assert "6 score cards" in err
+    pages = {p.name: _card_name(p) for p in (out / "s1").glob("pair-*.html")}
+    assert pages == {f"pair-{n}{d}.html": f"{n} {'N-S' if d == 'ns' else 'E-W'}" for n in "123" for d in ("ns", "ew")}
+    one_ew = (out / "s1" / "pair-1ew.html").read_text(encoding="utf-8")
+    assert '<p class="players">E1 - W1</p>' in one_ew
+    assert one_ew.count('<th scope="row" data-sort=') == 2  # its two boards, not pair 1 N-S's too
+    # its opponents link to pair 1 N-S's card; the ranking's row to its own
+    assert '<a class="pair" href="pair-1ns.html">1</a>' in one_ew
+    session = (out / "s1" / "index.html").read_text(encoding="utf-8")
+    assert '<a class="pair" href="pair-1ew.html">1</a>' in session
