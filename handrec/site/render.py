@@ -184,7 +184,9 @@ def build_site(
             prev = s.boards[i - 1] if i else None
             nxt = s.boards[i + 1] if i + 1 < len(s.boards) else None
             board = {"board": b, "prev": prev, "next": nxt, **ctx}
-            pages.append((f"{s.folder}/{b.page}", "board.html.j2", lambda c=board: {**c, "extras": board_extras(c["board"])}))
+            pages.append(
+                (f"{s.folder}/{b.page}", "board.html.j2", lambda c=board: {**c, "extras": board_extras(c["board"])})
+            )
         for p in s.pairs.values():
             pages.append((f"{s.folder}/{p.page}", "pair.html.j2", lambda c={"pair": p, **ctx}: c))
         summary.boards += len(s.boards)
