@@ -43,8 +43,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from handrec.dataset.merge import _TableWriter
 from handrec.dataset.query import connect, connect_db, materialise
-from handrec.dataset.store import DICTIONARY_COLUMNS, ROW_GROUP_ROWS, ROW_TABLES, _TableWriter
+from handrec.dataset.store import DICTIONARY_COLUMNS, ROW_GROUP_ROWS, ROW_TABLES
 from handrec.dataset.tables import SCHEMAS, TableBuffers, metadata
 from handrec.generate import generate_boards
 from handrec.rules.validator import analyse
@@ -81,7 +82,7 @@ def build(out: Path, boards: int, base: int, seed: int = 11) -> None:
     for t, tab in tables.items():
         schema = SCHEMAS[t].with_metadata(meta)
         path = out / f".{t}.parquet.tmp"
-        w = _TableWriter(path, schema, ROW_GROUP_ROWS, DICTIONARY_COLUMNS[t])
+        w = _TableWriter(path, t, schema, ROW_GROUP_ROWS, DICTIONARY_COLUMNS[t])
         try:
             for k in range(copies):
                 n_boards = min(base, boards - k * base)
@@ -105,7 +106,9 @@ def build(out: Path, boards: int, base: int, seed: int = 11) -> None:
     for k in range(copies):
         n_boards = min(base, boards - k * base)
         files.add_file(f"session-{k}.pbn", "pbn", n_boards, 0, 0)
-    w = _TableWriter(out / ".files.parquet.tmp", SCHEMAS["files"].with_metadata(meta), ROW_GROUP_ROWS, ["format"])
+    w = _TableWriter(
+        out / ".files.parquet.tmp", "files", SCHEMAS["files"].with_metadata(meta), ROW_GROUP_ROWS, ["format"]
+    )
     w.write(files.take("files"))
     w.close()
     for t in SCHEMAS:

@@ -6,12 +6,13 @@ as a few small byte strings -- one code a card (its index in
 :data:`handrec.model.ALL_CARDS`, :data:`_NO_CARD` for a card the record does not know), and a
 trick's length, leader, winner and number -- and :meth:`PlayRows.take` makes the columns of all
 the boards buffered at once, with numpy: ``card_index``, ``position`` and ``seat`` are computed
-from the tricks (``seat`` = the leader's offset by the position, clockwise), the text columns
-``seat``, ``card`` and ``winner`` are made from their buffers (:func:`_texts`), ``source_file``
-too for a batch of one input (else from a dictionary array cast to strings).  A play that does
-not fit the codes (a card or seat that is not one of the model's own instances, a trick of more
-than four cards: only hand-built boards) is kept as lists, as before, in its place among the
-others.
+from the tricks (``seat`` = the leader's offset by the position, clockwise); ``seat``, ``card``
+and ``winner`` are dictionary arrays of those codes on their fixed dictionaries
+(:mod:`handrec.dataset.coded`: the Parquet writer stores the codes as they are); ``source_file``
+is made from its buffers for a batch of one input (else from a dictionary array cast to
+strings).  A play that does not fit the codes (a card or seat that is not one of the model's
+own instances, a trick of more than four cards: only hand-built boards) is kept as lists, as
+before, in its place among the others.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from handrec.dataset.coded import CODED, coded
 from handrec.model import ALL_CARDS, Seat
 
 __all__ = ["PlayRows"]
@@ -37,28 +39,8 @@ _CODE[id(None)] = _NO_CARD
 #: A trick's winner by seat (``None``: no winner); a key that is not one of these: not the model's.
 _WINNER: dict[object, int] = {**{s: int(s) for s in Seat}, None: _NO_WINNER}
 _SEAT_TYPE = {Seat}
-#: The text of each card code and of each seat code, as rows of bytes (:func:`_texts`).
-_CARD_BYTES = np.frombuffer("".join(str(c) for c in ALL_CARDS).encode(), np.uint8).reshape(52, 2)
-_SEAT_BYTES = np.frombuffer("".join(_SEAT_STR).encode(), np.uint8).reshape(4, 1)
-
-
-def _texts(codes: np.ndarray, table: np.ndarray, none: int | None = None) -> pa.Array:
-    """The string array of ``table[code]`` for each of ``codes`` (texts of one width: the rows of
-    ``table``), null where the code is ``none``: made from its buffers with numpy, not a value at a
-    time (a dictionary array cast to strings costs several times as much)."""
-    n = len(codes)
-    width = table.shape[1]
-    if none is None or not (nulls := codes == none).any():
-        offsets = np.arange(0, (n + 1) * width, width, dtype=np.int32)
-        return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(table[codes].tobytes()))
-    valid = ~nulls
-    offsets = np.zeros(n + 1, np.int32)
-    np.cumsum(valid * np.int32(width), out=offsets[1:])
-    data = table[codes[valid]].tobytes()
-    bitmap = np.packbits(valid, bitorder="little").tobytes()
-    return pa.StringArray.from_buffers(
-        n, pa.py_buffer(offsets), pa.py_buffer(data), pa.py_buffer(bitmap), int(np.count_nonzero(nulls))
-    )
+#: The coded columns (:data:`handrec.dataset.coded.CODED`) as text, before they are coded.
+_TEXT = dict.fromkeys(CODED["plays"], pa.string())
 
 
 def _s(v: object) -> str | None:
@@ -99,15 +81,18 @@ class _Coded:
         else:
             path_idx = np.repeat(np.fromiter((names[p] for p in self.paths), np.int32, len(self.paths)), bcards)
             paths = pa.DictionaryArray.from_arrays(pa.array(path_idx), pa.array(list(names), pa.string()))
+        fixed = CODED["plays"]
         cols = {
             "board_id": pa.array(np.repeat(np.frombuffer(self.bids, np.int64), bcards)),
             "source_file": paths,
             "card_index": pa.array(card_index),
             "trick": pa.array(trick),
             "position": pa.array(position),
-            "seat": _texts(seat, _SEAT_BYTES),
-            "card": _texts(codes, _CARD_BYTES, _NO_CARD),
-            "winner": _texts(winner, _SEAT_BYTES, _NO_WINNER),
+            "seat": pa.DictionaryArray.from_arrays(pa.array(seat.astype(np.int8)), fixed["seat"]),
+            "card": pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes == _NO_CARD), fixed["card"]),
+            "winner": pa.DictionaryArray.from_arrays(
+                pa.array(winner.astype(np.int8), mask=winner == _NO_WINNER), fixed["winner"]
+            ),
         }
         return [cols[f.name].cast(f.type) for f in schema]
 
@@ -132,7 +117,8 @@ class _Listed:
         cols["winner"].extend(_s(t.winner) for t in tricks for _ in t.cards)
 
     def columns(self, schema: pa.Schema) -> list[pa.Array]:
-        return [pa.array(self.cols[f.name], type=f.type) for f in schema]
+        texts = pa.table({f.name: pa.array(self.cols[f.name], type=_TEXT.get(f.name, f.type)) for f in schema})
+        return [c.combine_chunks() for c in coded("plays", texts).cast(schema).columns]
 
 
 class PlayRows:

@@ -35,6 +35,7 @@ import pyarrow as pa
 
 from handrec import __version__
 from handrec.dataset.board_facts import FIGURE_COLUMNS, contract_values, enum_str, figure_values
+from handrec.dataset.coded import part_schema
 from handrec.dataset.play_rows import PlayRows
 from handrec.diagnostics import STRICT_CODES, Diagnostic, Severity
 from handrec.events.games import GameRecord, deal_text, pair_label
@@ -583,7 +584,8 @@ class TableBuffers:
         self.pending_boards = 0
         self._boards: list[tuple[Any, ...]] = []
         self._diagnostics: list[tuple[Any, ...]] = []
-        self._plays = PlayRows(SCHEMAS["plays"])  # the plays kept compact (handrec.dataset.play_rows)
+        # the plays kept compact (handrec.dataset.play_rows), their seats and cards coded (handrec.dataset.coded)
+        self._plays = PlayRows(part_schema("plays", SCHEMAS["plays"]))
 
     def pending(self, table: str) -> int:
         """The rows of ``table`` buffered (not yet taken)."""
@@ -708,7 +710,9 @@ class TableBuffers:
         )
 
     def take(self, table: str) -> pa.RecordBatch:
-        """The buffered rows of ``table`` as a RecordBatch; the buffer is cleared."""
+        """The buffered rows of ``table`` as a RecordBatch; the buffer is cleared.  Its schema is
+        :func:`handrec.dataset.coded.part_schema` of the table's (``plays``: its seats and cards
+        as dictionary arrays)."""
         if table == "plays":
             return self._plays.take()
         schema = SCHEMAS[table]
@@ -756,6 +760,6 @@ def to_arrow(boards: Iterable[Board]) -> dict[str, pa.Table]:
     for b in boards:
         buf.add(analyse(b))
     return {
-        name: pa.Table.from_batches([buf.take(name)])
+        name: pa.Table.from_batches([buf.take(name)]).cast(SCHEMAS[name])
         for name in ("boards", "calls", "plays", "diagnostics", "supplemental")
     }

@@ -23,7 +23,7 @@ parts, one task each, cut as ``handrec validate --jobs`` cuts it
 the previous game's values, is not cut), and put together again in the parent
 (:mod:`handrec.runs.convert_parts`): the rows are those of one task reading the
 whole file.  When every input is done the parent merges the parts into the
-final tables (:func:`handrec.dataset.store.merge`).
+final tables (:func:`handrec.dataset.merge.merge`).
 
 **Claimed figures.**  Besides each board's own faults, an input's claimed
 event figures (ScoreMP, ScorePercentage, ScoreIMP, ScoreTable, TotalScoreTable
@@ -76,6 +76,7 @@ from pathlib import Path
 from typing import Any
 
 from handrec.dataset.lock import DatasetLock
+from handrec.dataset.merge import merge
 from handrec.dataset.store import (
     ROW_GROUP_ROWS,
     ROW_TABLES,
@@ -84,7 +85,6 @@ from handrec.dataset.store import (
     PartWriter,
     WorkFolder,
     held_inputs,
-    merge,
     refuse_foreign_tables,
 )
 from handrec.dataset.tables import TableBuffers

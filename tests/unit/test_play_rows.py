@@ -8,6 +8,7 @@ import io
 
 import pyarrow as pa
 
+from handrec.dataset.coded import part_schema
 from handrec.dataset.play_rows import PlayRows
 from handrec.dataset.tables import SCHEMAS, TableBuffers
 from handrec.formats.dispatch import read
@@ -84,7 +85,10 @@ def test_cards_played_counts_the_cards_given_whichever_way_the_play_is_kept() ->
     assert plays.num_rows == 8 and plays.column("source_file").to_pylist() == [board.origin.path] * 8
     assert plays.column("card").to_pylist() == ["D5", "DA", "DJ", "D8", "DK", "DT", None, None]  # in play order
     assert plays.column("winner").to_pylist() == ["N"] * 4 + [None] * 4
-    assert plays.schema == SCHEMAS["plays"]
+    # the seats and cards as codes on their fixed dictionaries (handrec.dataset.coded); as text, the dataset's schema
+    assert plays.schema == part_schema("plays", SCHEMAS["plays"])
+    assert plays.column("card").dictionary.to_pylist() == [str(c) for c in ALL_CARDS]
+    assert plays.cast(SCHEMAS["plays"]).schema == SCHEMAS["plays"]
     # The same tricks with a card that is not the model's own instance: kept as lists, counted by the row.
     t0 = a.replay.tricks[0]
     odd = Card(t0.cards[0].suit, t0.cards[0].rank)
