@@ -27,6 +27,7 @@ from typing import Any
 import jinja2
 
 from handrec._resources import templates_dir
+from handrec.booklet.suit_codes import suit_plain, suit_text
 from handrec.booklet.views import (
     _SUITS_SHOWN,
     BoardView,
@@ -192,6 +193,8 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.globals["suit_text"] = suit_text  # suit codes of the input's text drawn as suits
+    env.globals["suit_plain"] = suit_plain
     env.globals["suits"] = [
         {"key": str(s), "symbol": s.symbol, "name": _SUIT_NAMES[s], "red": s.is_red} for s in _SUITS_SHOWN
     ]

@@ -50,6 +50,7 @@ from typing import Any
 import jinja2
 
 from handrec._resources import templates_dir
+from handrec.booklet.suit_codes import suit_plain
 from handrec.booklet.views import BookletSummary, NothingToPrint, board_view, select_boards
 from handrec.booklet.views import dd_view as _dd_view
 from handrec.dd import solver as ddmod
@@ -339,8 +340,11 @@ def booklet_data(
         infos, note = ddmod.boards_dd(board_list, solve=bool(dd), progress=progress)
     views = [_board_data(b, i) for b, i in zip(board_list, infos)]
     first = board_view(all_boards[0]) if all_boards else None  # drawn or not: the heading is the input's
-    heading = _shorten(title or (first["event"] if first else None) or "Hand records", _HEADING_CHARS)
-    site, date = (first["site"], first["date"]) if first else (None, None)
+    # suit codes of the input's text as suit symbols: the template colours the red ones
+    heading = _shorten(suit_plain(title or (first["event"] if first else None)) or "Hand records", _HEADING_CHARS)
+    site, date = (suit_plain(first["site"]), suit_plain(first["date"])) if first else (None, None)
+    if res is not None:
+        res = {**res, "events": [{**ev, "name": suit_plain(ev["name"])} for ev in res["events"]]}
     meta = " \u00b7 ".join(x for x in (site and _shorten(site, _META_CHARS), date and _shorten(date, 30)) if x)
     geo = _geometry(per_page, paper_key, note=note is not None)
     pages = []
