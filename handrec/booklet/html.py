@@ -27,12 +27,15 @@ from typing import Any
 import jinja2
 
 from handrec._resources import templates_dir
+from handrec.booklet.suit_codes import suit_plain, suit_text
 from handrec.booklet.views import (
     _SUITS_SHOWN,
     BoardView,
     BookletSummary,
     NothingToPrint,
+    board_range,
     board_view,
+    booklet_sections,
     dd_view,
     select_boards,
 )
@@ -92,7 +95,7 @@ def _prepare(
     progress: Any = None,
     summary: BookletSummary | None = None,
     allow_empty: bool = True,
-) -> tuple[list[BoardView], dict[str, Any] | None, str | None, BoardView | None]:
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None, str | None, BoardView | None]:
     if summary is None and not allow_empty:
         summary = BookletSummary()
     all_boards, shown, res = select_boards(boards, results, diagnostics, summary)
@@ -107,7 +110,10 @@ def _prepare(
         v = board_view(b)
         v["dd"], v["par"] = dd_view(info)
         views.append(v)
-    return views, res, note, board_view(all_boards[0]) if all_boards else None
+    parts = booklet_sections(shown)
+    for part in parts:
+        part["views"] = [views[i] for i in part.pop("indexes")]
+    return parts, res, note, board_view(all_boards[0]) if all_boards else None
 
 
 def write_booklet(
@@ -133,8 +139,8 @@ def write_booklet(
         deal and there are no results (nothing is written).
     :raises OSError: if the folder is missing or not writable.
     """
-    views, res, note, heading_board = _prepare(boards, dd, results, diagnostics, progress, summary, allow_empty)
-    text = _render(views, res, title, note, heading_board)
+    parts, res, note, heading_board = _prepare(boards, dd, results, diagnostics, progress, summary, allow_empty)
+    text = _render(parts, res, title, note, heading_board)
     target = Path(out)
     try:
         mode = target.stat().st_mode & 0o777
@@ -151,30 +157,62 @@ def write_booklet(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return len(views)
+    return sum(len(p["views"]) for p in parts)
+
+
+def _sheets(parts: Sequence[dict[str, Any]], heading: str, site: str | None, date: str | None) -> list[dict[str, Any]]:
+    """The printed sheets: :data:`BOARDS_PER_PAGE` boards of one part (:func:`booklet_sections`)
+    a sheet, each part from a new sheet, headed by its event (else its file), date and file;
+    with one part, by the booklet's ``heading``, ``site`` and ``date`` as always."""
+    sheets = []
+    for part in parts:
+        views = part["views"]
+        if len(parts) == 1:
+            head = {"heading": heading, "site": site, "date": date, "file": None}
+        else:
+            named = part["event"] is not None
+            head = {
+                "heading": part["event"] if named else part["file"],
+                "site": part["site"],
+                "date": part["date"],
+                "file": part["file"] if named else None,  # not twice when it is the heading
+            }
+        for i in range(0, len(views), BOARDS_PER_PAGE):
+            chunk = list(views[i : i + BOARDS_PER_PAGE])
+            sheets.append(
+                {"boards": chunk, "range": board_range([v["label"] for v in chunk]), "starts": i == 0, **head}
+            )
+    return sheets
 
 
 def _render(
-    views: Sequence[BoardView],
+    parts: Sequence[dict[str, Any]],
     results: dict[str, Any] | None,
     title: str | None,
     note: str | None = None,
     first: BoardView | None = None,
 ) -> str:
-    """``first``: the view of the input's first board (heading, site, date), drawn or not."""
+    """``parts``: :func:`booklet_sections` with each part's board ``views``; ``first``: the view
+    of the input's first board (heading, site, date), drawn or not."""
     heading = title or (first["event"] if first else None) or "Hand records"
-    sheets = [list(views[i : i + BOARDS_PER_PAGE]) for i in range(0, len(views), BOARDS_PER_PAGE)]
+    if len(parts) > 1:  # the first board's event is one of several: each sheet names its own
+        heading = title or "Hand records"
+    site, date = (first["site"], first["date"]) if first else (None, None)
+    sheets = _sheets(parts, heading, site, date)
     if not sheets and results is None:
-        sheets = [[]]  # a sheet saying "No boards."
+        sheets = [
+            {"boards": [], "range": "", "starts": True, "heading": heading, "site": site, "date": date, "file": None}
+        ]
     return (
         _environment()
         .get_template(_TEMPLATE)
         .render(
             heading=heading,
-            site=first["site"] if first else None,
-            date=first["date"] if first else None,
+            site=site,
+            date=date,
             sheets=sheets,
-            board_count=len(views),
+            parted=len(parts) > 1,
+            board_count=sum(len(s["boards"]) for s in sheets),
             results=results,
             note=note,
         )
@@ -192,6 +230,8 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.globals["suit_text"] = suit_text  # suit codes of the input's text drawn as suits
+    env.globals["suit_plain"] = suit_plain
     env.globals["suits"] = [
         {"key": str(s), "symbol": s.symbol, "name": _SUIT_NAMES[s], "red": s.is_red} for s in _SUITS_SHOWN
     ]

@@ -50,7 +50,15 @@ from typing import Any
 import jinja2
 
 from handrec._resources import templates_dir
-from handrec.booklet.views import BookletSummary, NothingToPrint, board_view, select_boards
+from handrec.booklet.suit_codes import suit_plain
+from handrec.booklet.views import (
+    BookletSummary,
+    NothingToPrint,
+    board_range,
+    board_view,
+    booklet_sections,
+    select_boards,
+)
 from handrec.booklet.views import dd_view as _dd_view
 from handrec.dd import solver as ddmod
 from handrec.model import Board
@@ -277,6 +285,12 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
 
 
+def _meta(site: str | None, date: str | None, file: str | None = None) -> str:
+    """A page heading's right side: site, date and file, each shortened, joined by dots."""
+    parts = (site and _shorten(site, _META_CHARS), date and _shorten(date, 30), file and _shorten(file, _META_CHARS))
+    return " \u00b7 ".join(x for x in parts if x)
+
+
 def _board_data(board: Board, info: ddmod.BoardDD | None) -> dict[str, Any]:
     v = board_view(board)
     grid, p = _dd_view(info)
@@ -338,21 +352,33 @@ def booklet_data(
     else:
         infos, note = ddmod.boards_dd(board_list, solve=bool(dd), progress=progress)
     views = [_board_data(b, i) for b, i in zip(board_list, infos)]
+    parts = booklet_sections(board_list)
     first = board_view(all_boards[0]) if all_boards else None  # drawn or not: the heading is the input's
-    heading = _shorten(title or (first["event"] if first else None) or "Hand records", _HEADING_CHARS)
-    site, date = (first["site"], first["date"]) if first else (None, None)
-    meta = " \u00b7 ".join(x for x in (site and _shorten(site, _META_CHARS), date and _shorten(date, 30)) if x)
+    # with several parts the first board's event is one of them: each page names its own
+    event = first["event"] if first and len(parts) <= 1 else None
+    # suit codes of the input's text as suit symbols: the template colours the red ones
+    heading = _shorten(suit_plain(title or event) or "Hand records", _HEADING_CHARS)
+    site, date = (suit_plain(first["site"]), suit_plain(first["date"])) if first else (None, None)
+    if res is not None:
+        res = {**res, "events": [{**ev, "name": suit_plain(ev["name"])} for ev in res["events"]]}
+    meta = _meta(site, date)
     geo = _geometry(per_page, paper_key, note=note is not None)
     pages = []
-    for i in range(0, max(len(views), 0 if res is not None else 1), per_page):
-        chunk = views[i : i + per_page]
-        if not chunk:
-            rng = ""
-        elif len(chunk) == 1:
-            rng = f"Board {chunk[0]['label']}"
-        else:
-            rng = f"Boards {chunk[0]['label']}\u2013{chunk[-1]['label']}"
-        pages.append({"boards": chunk, "range": rng})
+    for part in parts:
+        if len(parts) == 1:
+            head, info = heading, meta
+        else:  # each part from a new page, headed by its event (else its file), date and file
+            named = part["event"] is not None
+            head = _shorten(suit_plain(part["event"] if named else part["file"]), _HEADING_CHARS)
+            info = _meta(suit_plain(part["site"]), suit_plain(part["date"]), part["file"] if named else None)
+        chunks = [part["indexes"][i : i + per_page] for i in range(0, len(part["indexes"]), per_page)]
+        for chunk in chunks:
+            shown = [views[i] for i in chunk]
+            pages.append(
+                {"boards": shown, "range": board_range([v["label"] for v in shown]), "heading": head, "meta": info}
+            )
+    if not pages and res is None:
+        pages.append({"boards": [], "range": "", "heading": heading, "meta": meta})  # a page saying "No boards."
     return {
         "heading": heading,
         "meta": meta,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
 from handrec.booklet.results_pages import _results, no_results_reason
@@ -43,6 +44,9 @@ __all__ = [
     "distinct_boards",
     "diagram_boards",
     "select_boards",
+    "section_key",
+    "booklet_sections",
+    "board_range",
 ]
 
 #: Printed for a suit the hand does not hold.
@@ -357,3 +361,55 @@ def diagram_boards(boards: Sequence[Board]) -> tuple[list[Board], int]:
 def _event_label(board: Board) -> tuple[str, str]:
     label = str(board.number) if board.number is not None else (board.tag("Board") or "").strip()
     return ((board.tag("Event") or "").strip(), label)
+
+
+def section_key(board: Board) -> tuple[str, str]:
+    """What makes a part of a booklet: the input file and the Event (stripped; ``""`` when none).
+
+    Files of one folder often number their boards from 1 alike, and two files may hold the
+    same event's name: each file's event is a part of its own, so no board sits among
+    another file's boards of the same number.
+    """
+    return (board.origin.path, (board.tag("Event") or "").strip())
+
+
+def booklet_sections(boards: Sequence[Board]) -> list[dict[str, Any]]:
+    """The parts of a booklet (:func:`section_key`), in the order their first board comes.
+
+    Each: ``event``, ``site``, ``date`` (of its first board, as :func:`board_view` spells
+    them; ``None`` when absent), ``file`` (the input file's name, no folder) and ``indexes``
+    (its boards' positions in ``boards``, in order).
+    """
+    parts: dict[tuple[str, str], dict[str, Any]] = {}
+    for i, b in enumerate(boards):
+        key = section_key(b)
+        part = parts.get(key)
+        if part is None:
+            name = PurePosixPath(b.origin.path.replace("\\", "/")).name or b.origin.path
+            part = parts[key] = {
+                "event": _tag(b, "Event"),
+                "site": _tag(b, "Site"),
+                "date": _display_date(_tag(b, "Date")),
+                "file": name,
+                "indexes": [],
+            }
+        part["indexes"].append(i)
+    return list(parts.values())
+
+
+def board_range(labels: Sequence[str]) -> str:
+    """The footer's name for the boards of one page: a run of consecutive numbers as a range
+    (``Boards 1–8``), anything else listed as it is printed (``Boards 7, 8, 1``).
+
+    >>> board_range(["1", "2", "3"]), board_range(["4"]), board_range(["2", "2", "5"])
+    ('Boards 1–3', 'Board 4', 'Boards 2, 2, 5')
+    """
+    if not labels:
+        return ""
+    if len(labels) == 1:
+        return f"Board {labels[0]}"
+    if all(x.isdigit() for x in labels):
+        numbers = [int(x) for x in labels]
+        if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+            return f"Boards {labels[0]}\u2013{labels[-1]}"
+    return "Boards " + ", ".join(labels)

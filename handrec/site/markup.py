@@ -20,11 +20,14 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from handrec.booklet.suit_codes import SUIT_SPANS, suit_plain, suit_text
 from handrec.model import Suit
 
 __all__ = [
     "SUITS",
     "sym",
+    "suit_text",
+    "suit_plain",
     "strain",
     "doubling",
     "contract",
@@ -44,13 +47,8 @@ SUITS = [
     {"key": str(s), "symbol": s.symbol, "name": _NAMES[s], "red": s.is_red}
     for s in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 ]
-_SYM = {
-    s["key"]: Markup(
-        f'<span class="sym{" red" if s["red"] else ""}" aria-hidden="true">{s["symbol"]}</span>'
-        f'<span class="vh"> {s["name"]}</span>'
-    )
-    for s in SUITS
-}
+# one markup of a suit: sym's and that of a suit code in the input's text (suit_text)
+_SYM = SUIT_SPANS
 _NT = Markup('<span aria-hidden="true">NT</span><span class="vh"> no trump</span>')
 _DOUBLING = {
     "x": Markup('<span aria-hidden="true">x</span><span class="vh"> doubled</span>'),
@@ -227,6 +225,8 @@ def card_rows(rows: list[dict[str, Any]], pairs: dict[str, Any], pct: bool, team
 GLOBALS = {
     "suits": SUITS,
     "sym": sym,
+    "suit_text": suit_text,
+    "suit_plain": suit_plain,
     "strain": strain,
     "doubling": doubling,
     "contract": contract,

@@ -243,3 +243,26 @@ def test_keyboard_screen_reader_and_print(browser: Any, site: Path) -> None:
     assert not page.locator("nav.crumbs").is_visible() and not page.locator("p.bbo").is_visible()
     assert page.locator("table.traveller").is_visible()
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_long_unbroken_event_name_wraps_inside_the_page(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path, width: int
+) -> None:
+    # the corpus file's Event of 255 characters is one word of digits after "characters"
+    out = tmp_path_factory.mktemp("long") / "site"
+    done = _handrec("site", str(corpus_dir / "pbn" / "pbn10_reference_correct_latin1.pbn"), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    page = ctx.new_page()
+    for p in sorted(out.rglob("*.html")):
+        page.goto(p.as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, p.relative_to(out)
+    page.goto((out / "index.html").as_uri())
+    heading = page.locator("h2", has_text="An extremely long line of 255 characters")
+    assert heading.bounding_box()["x"] + heading.bounding_box()["width"] <= width
+    if width == 1280:
+        # on a desktop every sessions table fits its box: the Winners column is in sight
+        for box in page.locator("div.scroll").all():
+            assert box.evaluate("e => e.scrollWidth <= e.clientWidth"), box.get_attribute("aria-label")
+    ctx.close()

@@ -21,7 +21,7 @@ import pytest
 
 from handrec.booklet.html import render_html
 from handrec.booklet.pdf import compile_typst, render_typst_source
-from handrec.booklet.views import board_view, diagram_boards, distinct_boards
+from handrec.booklet.views import board_view, booklet_sections, diagram_boards, distinct_boards
 from handrec.formats.dispatch import read
 from handrec.model import Board, Rank, Seat, Suit, Vulnerability
 
@@ -132,14 +132,17 @@ class Diagrams(HTMLParser):
 
 @pytest.mark.parametrize("name", FILES)
 def test_booklet_every_card_once(corpus_dir: Path, name: str) -> None:
-    boards, _ = diagram_boards(list(read(corpus_dir / name)))
-    assert any(complete(b) for b in boards)
+    drawn, _ = diagram_boards(list(read(corpus_dir / name)))
+    assert any(complete(b) for b in drawn)
+    # each event of the file is a part from a new page, its boards in their order
+    parts = booklet_sections(drawn)
+    boards = [drawn[i] for p in parts for i in p["indexes"]]
     # PDF: the pages with diagrams (results pages, if any, come after them and hold no "BOARD").
     pdf, warnings = compile_typst(render_typst_source(boards, per_page=8, paper="a4"))
     assert warnings == []
     pages = [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
     diagram_pages = [p for p in pages if "BOARD" in p]
-    assert len(diagram_pages) == -(-len(boards) // 8)
+    assert len(diagram_pages) == sum(-(-len(p["indexes"]) // 8) for p in parts)
     chunks = [c for p in diagram_pages for c in p.split("BOARD")[1:]]
     assert len(chunks) == len(boards)
     for chunk, b in zip(chunks, boards):
@@ -147,7 +150,7 @@ def test_booklet_every_card_once(corpus_dir: Path, name: str) -> None:
             check_pdf_board(chunk, b)
     # HTML: the same boards, by their machine-readable hooks.
     parser = Diagrams()
-    parser.feed(render_html(boards))
+    parser.feed(render_html(drawn))
     assert len(parser.boards) == len(boards)
     for shown, b in zip(parser.boards, boards):
         assert shown["label"] == board_view(b)["label"]
