@@ -225,6 +225,17 @@ class PlainWriter:
         self._out.flush()
 
 
+def _cannot(verb: str, path: object, e: OSError) -> typer.Exit:
+    """Say on stderr, in one line, that ``path`` (as the user named it) cannot be ``verb`` (read,
+    write) and why (``Permission denied``); return the exit (status 2) for the caller to raise.
+
+    The path named, not ``e.filename``: the user gave ``-o locked/ds``, not the file handrec
+    tried inside it (``locked/ds/.handrec-work``), and a folder's name is what they can fix.
+    """
+    typer.echo(f"handrec: cannot {verb} {_printable(str(path))}: {_printable(str(e.strerror or e))}", err=True)
+    return typer.Exit(2)
+
+
 def _require_solver() -> None:
     """End the command (exit 2, one line) when ``--dd`` was asked for and the solver (endplay) is missing."""
     from handrec.dd.solver import solver_available

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from enum import StrEnum
@@ -12,6 +13,7 @@ import typer
 
 from handrec.cli.app import (
     PathsArg,
+    _cannot,
     _not_as_written,
     _printable,
     _unreadable,
@@ -158,9 +160,11 @@ def export(
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(141) from None
     except OSError as e:
-        tmp.unlink(missing_ok=True)
-        typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
-        raise typer.Exit(2) from None
+        # the cleaning up may be refused as the writing was (a folder that cannot be entered):
+        # the first refusal is the news, not a second traceback
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise _cannot("write", output, e) from None
     bad = [d for d in input_errors if _unreadable(d.code)]
     for d in bad:
         typer.echo(_printable(str(d)), err=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Iterator
@@ -99,7 +100,8 @@ def generate(
                 n = dump(gen, f, suffixes=True) if realistic and suffix == ".pbn" else dump(gen, f)
             os.replace(tmp, output)
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # refused as the writing was: that refusal is the news
+                tmp.unlink(missing_ok=True)
             raise
         finally:
             bar.close()
