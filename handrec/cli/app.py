@@ -165,6 +165,68 @@ def _unreadable(code: str) -> bool:
     return code in ("F001", "F004", "F008", "F010", "F013", "F015", "F016")
 
 
+#: File-level errors after which an input's boards, or the rest of them, are not read though the
+#: input was found and is of a known format: USEBIO XML not well-formed (F022: the traveller lines
+#: before the fault are read), refused (F023: DTD declarations, the billion-laughs bomb) or over a
+#: limit (F024).  An error, not "unreadable": exit status 1, as ``validate`` gives it.
+_REFUSED = ("F022", "F023", "F024")
+
+
+class InputReport:
+    """What ``score``, ``site``, ``export`` and ``booklet`` say of their inputs besides the boards.
+
+    Give :attr:`paths` to :func:`handrec.inputs.entries.iter_inputs` as its list of the paths it
+    could not read, and :meth:`add` each input once it is read (its ``diagnostics`` filled).
+    :meth:`say_faults` prints what kept boards from being read (the unreadable codes,
+    :data:`_REFUSED`) in input order, as ``validate`` prints them: no input is dropped in
+    silence.  When no board was read at all, :meth:`say_nothing` also gives each empty input's
+    F018 (that file is why there is nothing), or, with no input at all, :func:`_nothing_found`.
+    """
+
+    def __init__(self) -> None:
+        self.paths: list = []  # iter_inputs' own list: paths and members not read
+        self.inputs = 0
+        self.faults: list = []  # unreadable or refused, in input order
+        self.empty: list = []  # F018 of inputs read to their end without a board
+        self._seen = 0  # how much of ``paths`` is in ``faults``
+
+    def _take_paths(self) -> None:
+        new, self._seen = self.paths[self._seen :], len(self.paths)
+        self.faults.extend(d for d in new if _unreadable(d.code) or d.code in _REFUSED)
+
+    def add(self, inp) -> None:
+        """Take note of ``inp``, an :class:`~handrec.inputs.sources.Input` read to its end (or to its fault)."""
+        self._take_paths()  # the paths not read before it come before it
+        self.inputs += 1
+        self.faults.extend(d for d in inp.diagnostics if _unreadable(d.code) or d.code in _REFUSED)
+        self.empty.extend(d for d in inp.diagnostics if d.code == "F018")
+
+    @property
+    def unreadable(self) -> bool:
+        """Whether an input, or part of one, could not be read (exit status 2)."""
+        self._take_paths()
+        return any(_unreadable(d.code) for d in self.faults)
+
+    def status(self, other: int = 0) -> int:
+        """The exit status: 2 unreadable, else 1 for an input refused or for ``other`` (the command's own)."""
+        return 2 if self.unreadable else max(other, 1 if self.faults else 0)
+
+    def say_faults(self) -> None:
+        """Print the faults on stderr, one a line, as ``validate`` prints them."""
+        self._take_paths()
+        for d in self.faults:
+            typer.echo(_printable(str(d)), err=True)
+
+    def say_nothing(self, paths: list[Path]) -> None:
+        """Why no board was read, after :meth:`say_faults`: each empty input's F018, or, when no
+        input was found at all and no path was refused either, :func:`_nothing_found`."""
+        self._take_paths()
+        for d in self.empty:
+            typer.echo(_printable(str(d)), err=True)
+        if not self.inputs and not self.faults:
+            _nothing_found(paths)
+
+
 #: Reading faults whose text is not in an exported file as written (dropped or replaced): a syntax
 #: error's text (F003), an unknown token (F006), LIN commands after the last deal (F017), a bad call
 #: (A306) or card (P406, written as an unknown card), a repeated tag or note (T102, T126: the first is
@@ -225,6 +287,17 @@ class PlainWriter:
 
     def flush(self) -> None:
         self._out.flush()
+
+
+def _cannot(verb: str, path: object, e: OSError) -> typer.Exit:
+    """Say on stderr, in one line, that ``path`` (as the user named it) cannot be ``verb`` (read,
+    write) and why (``Permission denied``); return the exit (status 2) for the caller to raise.
+
+    The path named, not ``e.filename``: the user gave ``-o locked/ds``, not the file handrec
+    tried inside it (``locked/ds/.handrec-work``), and a folder's name is what they can fix.
+    """
+    typer.echo(f"handrec: cannot {verb} {_printable(str(path))}: {_printable(str(e.strerror or e))}", err=True)
+    return typer.Exit(2)
 
 
 def _require_solver() -> None:

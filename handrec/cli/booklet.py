@@ -9,10 +9,11 @@ from typing import Annotated
 import typer
 
 from handrec.cli.app import (
+    InputReport,
     PathsArg,
+    _cannot,
     _printable,
     _require_solver,
-    _unreadable,
     app,
 )
 from handrec.cli.dd import NO_CACHE_HELP, DDProgress, dd_session, interrupted_note
@@ -105,13 +106,13 @@ def booklet(
     per_page = 8 if per_page is None else per_page
     if dd:
         _require_solver()
-    input_errors: list = []
+    report = InputReport()
     claims: list = []  # the file's own figures checked against handrec's results (S603-S609, S611)
 
     def boards():
-        for inp in iter_inputs(paths, input_errors):
+        for inp in iter_inputs(paths, report.paths):
             yield from read_input(inp)
-            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+            report.add(inp)
 
     from handrec.booklet.views import BookletSummary, NothingToPrint
 
@@ -154,8 +155,7 @@ def booklet(
     except NothingToPrint:
         empty = True
     except OSError as e:
-        typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
-        raise typer.Exit(2) from None
+        raise _cannot("write", output, e) from None
     except KeyboardInterrupt:
         if progress is not None:
             progress.close()
@@ -166,11 +166,11 @@ def booklet(
         session.__exit__(None, None, None)
     for d in claims:
         typer.echo(_printable(str(d)), err=True)
-    bad = [d for d in input_errors if _unreadable(d.code)]
-    for d in bad:
-        typer.echo(_printable(str(d)), err=True)
+    report.say_faults()
     if empty:  # nothing written
-        if summary.total == 0:
+        if summary.total == 0 and report.faults:  # the faults above say why
+            why = "no board was read"
+        elif summary.total == 0:
             why = "the input has no boards"
         elif summary.total == 1:
             why = "the board has no deal"
@@ -179,7 +179,7 @@ def booklet(
         if summary.total and results is not False:
             why += " and there are no results"
         typer.echo(f"handrec: nothing to print: {why}", err=True)
-        raise typer.Exit(2 if bad else 1)
+        raise typer.Exit(report.status(1))
     if summary.left_out:
         k = summary.left_out
         typer.echo(f"handrec: {k} board{'s' if k > 1 else ''} without a deal left out of the diagrams", err=True)
@@ -187,4 +187,4 @@ def booklet(
         typer.echo(f"handrec: no results to print: {summary.no_results}", err=True)
     # boards: the games read, as validate, convert and export count them; then the diagrams drawn
     typer.echo(f"{summary.read} boards ({n} diagram{'s' if n != 1 else ''}) -> {_printable(str(output))}", err=True)
-    raise typer.Exit(2 if bad else 0)
+    raise typer.Exit(report.status())

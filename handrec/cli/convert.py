@@ -16,6 +16,7 @@ from handrec.cli.app import (
     MemberSize,
     PathsArg,
     ReadTimeout,
+    _cannot,
     _files_summary,
     _limits,
     _nothing_found,
@@ -24,7 +25,7 @@ from handrec.cli.app import (
     _unreadable,
     app,
 )
-from handrec.cli.dd import NO_CACHE_HELP, DDProgress
+from handrec.cli.dd import NO_CACHE_HELP, DDProgress, plain_warnings
 from handrec.cli.interrupt import RESUME_NOTE, say
 from handrec.cli.progress import Bar, shown
 
@@ -135,6 +136,7 @@ def convert(
     limits = _limits(max_member_size, max_archive_size, max_file_size, max_line_size, max_board_size, read_timeout)
     if dd or dd_leads:
         _require_solver()
+        plain_warnings()  # a cache that cannot be opened: one line "handrec: ..."
     dd_bar = DDProgress("double dummy") if (dd or dd_leads) and not quiet else None
     if append and replace:
         typer.echo("handrec: --append keeps the inputs DIR holds and --replace drops them: give one", err=True)
@@ -142,7 +144,11 @@ def convert(
     if scheduler is not None and engine is not Engine.dask:
         typer.echo("handrec: --scheduler goes with --engine dask (it names the Dask cluster to run on)", err=True)
         raise typer.Exit(2)
-    if output.exists() and not output.is_dir():
+    try:
+        a_file = output.exists() and not output.is_dir()
+    except OSError as e:  # a parent folder that cannot be entered (stat itself is refused)
+        raise _cannot("write", output, e) from None
+    if a_file:
         typer.echo(f"handrec: cannot write {_printable(str(output))}: it is a file, not a folder", err=True)
         raise typer.Exit(2)
     bar = Bar("converting", enabled=shown(quiet))  # drawn from the first report: the workers exist then
@@ -191,8 +197,7 @@ def convert(
         raise typer.Exit(2) from None
     except OSError as e:
         stop()
-        typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
-        raise typer.Exit(2) from None
+        raise _cannot("write", output, e) from None
     except KeyboardInterrupt:
         stop()
         if dd_bar is not None:

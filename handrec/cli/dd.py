@@ -45,6 +45,25 @@ class DDProgress:
         self._bar.close()
 
 
+def plain_warnings() -> None:
+    """Print the library's logged warnings (a double-dummy cache that cannot be opened or
+    written: :mod:`handrec.dd.cache`) as one line ``handrec: ...`` on stderr, like every other
+    message of the command line; without a handler Python's last resort prints them bare.
+
+    Set up here, not at start-up: only the solver logs, and importing :mod:`logging` at every
+    start would cost the quick commands their time (#23 item 4).  Once a process.
+    """
+    import logging
+
+    log = logging.getLogger("handrec")
+    if not any(getattr(h, "_handrec_cli", False) for h in log.handlers):
+        handler = logging.StreamHandler()  # sys.stderr as it is when a message comes
+        handler.setFormatter(logging.Formatter("handrec: %(message)s"))
+        handler._handrec_cli = True  # type: ignore[attr-defined]
+        log.addHandler(handler)
+        log.propagate = False  # a host application's root handler would print it a second time
+
+
 @contextmanager
 def dd_session(no_cache: bool = False, *, jobs: int | None = None) -> Iterator[Any]:
     """The solver of one command run (:func:`handrec.dd.solver.session`) on the default cache
@@ -52,6 +71,7 @@ def dd_session(no_cache: bool = False, *, jobs: int | None = None) -> Iterator[A
     from handrec.dd.cache import default_cache_dir
     from handrec.dd.solver import session
 
+    plain_warnings()
     with session(None if no_cache else default_cache_dir(), jobs=jobs) as s:
         yield s
 

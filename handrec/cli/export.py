@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 import sys
 from enum import StrEnum
@@ -11,10 +13,11 @@ from typing import Annotated
 import typer
 
 from handrec.cli.app import (
+    InputReport,
     PathsArg,
+    _cannot,
     _not_as_written,
     _printable,
-    _unreadable,
     app,
 )
 
@@ -90,12 +93,12 @@ def export(
     from handrec.formats.dispatch import iter_inputs, read_input
 
     to = _output_format(output, to)
-    input_errors: list = []
+    report = InputReport()
     not_written: list = []  # reading faults whose text is not in the output as written, in input order
     escapes: list[tuple[str, list[int]]] = []  # each PBN input's escape lines no board holds (layout lines)
 
     def boards():
-        for inp in iter_inputs(paths, input_errors):
+        for inp in iter_inputs(paths, report.paths):
             lines: list[int] = []
             for b in read_input(inp, escape_lines=lines):
                 not_written.extend(d for d in b.diagnostics if _not_as_written(d))
@@ -103,7 +106,15 @@ def export(
             if lines:
                 escapes.append((inp.path, lines))
             not_written.extend(d for d in inp.diagnostics if _not_as_written(d))
-            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+            report.add(inp)
+
+    def nothing() -> typer.Exit:
+        """No board was read: why, and that no file was made (an empty one would pass for the export)."""
+        report.say_faults()
+        report.say_nothing(paths)
+        where = "standard output" if str(output) == "-" else _printable(str(output))
+        typer.echo(f"handrec: no boards found; nothing written to {where}", err=True)
+        return typer.Exit(report.status(1))
 
     from handrec.formats.lin.writer import dump as lin_dump
     from handrec.formats.lin.writer import for_pbn, pbn_losses
@@ -124,12 +135,12 @@ def export(
         from handrec.formats.usebio.writer import dumps as usebio_dumps
 
         read = list(boards())
+        if not read:
+            raise nothing()
         try:
             built = usebio_document(read)
         except UsebioExportError as e:
-            for d in input_errors:
-                if _unreadable(d.code):
-                    typer.echo(_printable(str(d)), err=True)
+            report.say_faults()
             typer.echo(f"handrec: {e}", err=True)
             raise typer.Exit(2) from None
         usebio_text = usebio_dumps(built.document, usebio_version.value)
@@ -137,13 +148,22 @@ def export(
             typer.echo(f"handrec: {note}", err=True)
         n_read = len(read)
 
+    # The first board is read before anything is opened: with none, no file (nor a PBN header
+    # on standard output) is made.
+    if usebio_text is None:
+        stream = for_pbn_output() if to is ExportFormat.pbn else boards()
+        first = next(stream, None)
+        if first is None:
+            raise nothing()
+        stream = itertools.chain([first], stream)
+
     def write(f) -> int:
         if usebio_text is not None:
             f.write(usebio_text)
             return n_read
         if to is ExportFormat.pbn:
-            return pbn_dump(for_pbn_output(), f)
-        return lin_dump(boards(), f, dropped=dropped)
+            return pbn_dump(stream, f)
+        return lin_dump(stream, f, dropped=dropped)
 
     tmp = output.with_name(f".{output.name}.tmp")
     try:
@@ -158,12 +178,12 @@ def export(
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(141) from None
     except OSError as e:
-        tmp.unlink(missing_ok=True)
-        typer.echo(f"handrec: cannot write {_printable(str(output))}: {_printable(str(e.strerror or e))}", err=True)
-        raise typer.Exit(2) from None
-    bad = [d for d in input_errors if _unreadable(d.code)]
-    for d in bad:
-        typer.echo(_printable(str(d)), err=True)
+        # the cleaning up may be refused as the writing was (a folder that cannot be entered):
+        # the first refusal is the news, not a second traceback
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise _cannot("write", output, e) from None
+    report.say_faults()
     if dropped:
         lost = ", ".join(f"{k} ({v} board{'s' if v > 1 else ''})" for k, v in sorted(dropped.items()))
         typer.echo(f"handrec: not carried in {to.value.upper()}: {lost}", err=True)
@@ -179,7 +199,7 @@ def export(
             err=True,
         )
     typer.echo(f"{n} boards -> {'standard output' if str(output) == '-' else _printable(str(output))}", err=True)
-    raise typer.Exit(2 if bad else 1 if not_written else 0)
+    raise typer.Exit(report.status(1 if not_written else 0))
 
 
 #: How many runs of line numbers the note of dropped escape lines shows.

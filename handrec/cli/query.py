@@ -12,6 +12,7 @@ import typer
 from handrec.cli.app import (
     PlainWriter,
     RowFormat,
+    _cannot,
     _plain,
     _printable,
     app,
@@ -93,8 +94,11 @@ def query(
     else:
         dataset, sql = None, args[0] if args else None
     try:
-        if db is not None and dataset is not None and materialise(dataset, db):
-            typer.echo(f"handrec: {_printable(str(dataset))} -> {_printable(str(db))}", err=True)
+        try:
+            if db is not None and dataset is not None and materialise(dataset, db):
+                typer.echo(f"handrec: {_printable(str(dataset))} -> {_printable(str(db))}", err=True)
+        except OSError as e:  # --db in a folder that cannot be entered or written
+            raise _cannot("write", db, e) from None
         if sql is None:
             results = [list_columns(None if db is not None else dataset, db=db)]
         else:
@@ -110,6 +114,8 @@ def query(
     except QueryError as e:
         typer.echo(f"handrec: {_plain(str(e))}", err=True)  # DuckDB's message has lines (the SQL, a caret)
         raise typer.Exit(2) from None
+    except OSError as e:  # the dataset (or --db) in a folder that cannot be entered
+        raise _cannot("read", db if dataset is None else dataset, e) from None
     # Values are data: control characters are escaped and nothing is read as rich markup.
     if format is RowFormat.csv:
         for cols, rows in results:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from handrec.cli.app import _plain, _printable, app
+from handrec.cli.app import _cannot, _plain, _printable, app
 
 
 def schema_lines(relations) -> list[str]:
@@ -48,5 +48,7 @@ def schema(
     except QueryError as e:
         typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
+    except OSError as e:  # a folder that cannot be entered
+        raise _cannot("read", dataset, e) from None
     # a dataset's Parquet files are input: their names and descriptions never drive the terminal
     typer.echo(_plain("\n".join(schema_lines(relations))))

@@ -9,10 +9,10 @@ from typing import Annotated
 import typer
 
 from handrec.cli.app import (
+    InputReport,
     PathsArg,
     PlainWriter,
     _printable,
-    _unreadable,
     app,
 )
 
@@ -81,16 +81,16 @@ def score(
     from handrec.events.report import render
     from handrec.formats.dispatch import iter_inputs, read_input
 
-    input_errors: list = []
+    report = InputReport()
     recs = []
     hand_records: list[tuple[str, int]] = []  # (input, boards): files of hand records only, not scored
-    for inp in iter_inputs(paths, input_errors):
+    for inp in iter_inputs(paths, report.paths):
         file_recs = [record(board) for board in read_input(inp)]
         if file_recs and all(r.hand_record for r in file_recs):
             hand_records.append((inp.path, len(file_recs)))  # each board would say "no result": said once
         else:
             recs.extend(file_recs)
-        input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+        report.add(inp)
     if table is not None and format is ScoreFormat.json:
         typer.echo("handrec: --table goes with --format text or csv (json holds both tables)", err=True)
         raise typer.Exit(2)
@@ -101,12 +101,11 @@ def score(
     events = score_event(recs, None if method is ScoreMethod.auto else Method(method.value), neuberg=neuberg)
     text = render(events, format.value, table=None if table is None else table.value)
     PlainWriter(sys.stdout, json=format is ScoreFormat.json).write(text)  # names are data: no control characters
-    bad = [d for d in input_errors if _unreadable(d.code)]
-    for d in bad:
-        typer.echo(_printable(str(d)), err=True)
-    if not recs and not bad and not hand_records:
+    report.say_faults()
+    if not recs and not hand_records:
+        report.say_nothing(paths)
         typer.echo("handrec: no boards found", err=True)
-    raise typer.Exit(2 if bad else 0 if recs else 1)  # nothing to score: 1, as booklet with nothing to print
+    raise typer.Exit(report.status(0 if recs else 1))  # nothing to score: 1, as booklet with nothing to print
 
 
 def _boards(n: int) -> str:

@@ -12,11 +12,11 @@ from typing import Annotated
 import typer
 
 from handrec.cli.app import (
+    InputReport,
     PathsArg,
-    _nothing_found,
+    _cannot,
     _printable,
     _require_solver,
-    _unreadable,
     app,
 )
 from handrec.cli.dd import NO_CACHE_HELP, DDProgress, dd_session
@@ -62,38 +62,31 @@ def site(
 
     if dd:
         _require_solver()
-    input_errors: list = []
+    report = InputReport()
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     progress = DDProgress() if dd else None
     session = dd_session(no_dd_cache)  # the shared double-dummy cache (unless --no-dd-cache)
     session.__enter__()
     try:
-        data = collect_inputs(
-            paths,
-            input_errors,
-            jobs,
-            on_input=lambda inp: input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code)),
-        )
+        data = collect_inputs(paths, report.paths, jobs, on_input=report.add)
+        if not data.records:  # an empty site would pass for the results of the inputs: none is written
+            report.say_faults()
+            report.say_nothing(paths)
+            typer.echo(f"handrec: no boards found; nothing written to {_printable(str(output))}", err=True)
+            raise typer.Exit(report.status(1))
         summary = build_site(data, output, title=title, dd=dd, progress=progress, runner=_runner(jobs))
     except NotASiteFolder as e:
         typer.echo(f"handrec: {_printable(str(e))}", err=True)
         raise typer.Exit(2) from None
     except OSError as e:
-        typer.echo(f"handrec: cannot write {_printable(str(output))}: {e.strerror or e}", err=True)
-        raise typer.Exit(2) from None
+        raise _cannot("write", output, e) from None
     finally:
         if progress is not None:
             progress.close()
         session.__exit__(None, None, None)
     for d in summary.diagnostics:
         typer.echo(_printable(str(d)), err=True)
-    bad = [d for d in input_errors if _unreadable(d.code)]
-    for d in bad:
-        typer.echo(_printable(str(d)), err=True)
-    if summary.games == 0:
-        if not bad:
-            _nothing_found(paths)
-        raise typer.Exit(2 if bad else 1)
+    report.say_faults()
     typer.echo(
         # boards: the games read, as validate, convert and export count them; deals: the board pages
         f"{summary.sessions} session{'s' if summary.sessions != 1 else ''}, {summary.games} boards "
@@ -101,7 +94,7 @@ def site(
         f"{summary.pairs} score cards -> {_printable(str(output / 'index.html'))}",
         err=True,
     )
-    raise typer.Exit(2 if bad else 0)
+    raise typer.Exit(report.status())
 
 
 def _runner(jobs: int) -> Callable[[Callable[[int, int], int]], list[int]] | None:
@@ -148,26 +141,24 @@ def personal(
         raise typer.Exit(2)
     if dd:
         _require_solver()
-    input_errors: list = []
+    report = InputReport()
 
     def boards():
-        for inp in iter_inputs(paths, input_errors):
+        for inp in iter_inputs(paths, report.paths):
             yield from read_input(inp)
-            input_errors.extend(d for d in inp.diagnostics if _unreadable(d.code))
+            report.add(inp)
 
     try:
         book = personal_booklet(boards(), pair=pair, player=player, dd=dd)
         n = write_personal(book, output, title=title)
     except NoSuchPair as e:
+        report.say_faults()  # a pair missing because its input was refused: that is why
         known = "; ".join(_printable(k) for k in e.known)
         typer.echo(f"handrec: {_printable(str(e))}" + (f" (pairs: {known})" if known else ""), err=True)
-        raise typer.Exit(2 if any(_unreadable(d.code) for d in input_errors) else 1) from None
+        raise typer.Exit(report.status(1)) from None
     except OSError as e:
-        typer.echo(f"handrec: cannot write {_printable(str(output))}: {e.strerror or e}", err=True)
-        raise typer.Exit(2) from None
-    bad = [d for d in input_errors if _unreadable(d.code)]
-    for d in bad:
-        typer.echo(_printable(str(d)), err=True)
+        raise _cannot("write", output, e) from None
+    report.say_faults()
     who = ", ".join(_printable(p.title) for _, p in book.parts)
     typer.echo(f"{n} boards of {who} -> {_printable(str(output))}", err=True)
-    raise typer.Exit(2 if bad else 0)
+    raise typer.Exit(report.status())

@@ -584,8 +584,14 @@ def refuse_foreign_tables(out: Path) -> None:
     in its schema metadata (see :func:`handrec.dataset.tables.metadata`).  An empty folder, a handrec
     dataset (of any version) and other files are fine.
 
+    Such a file is never overwritten, whatever the options (``--force``, ``--replace``): one that
+    cannot be read (a handrec table cut short by a full disk, or another program's file) shows
+    nothing of who wrote it, and handrec deletes only what it can tell it wrote.  The message
+    names the way out, which is the user's to take: delete it or move it away.
+
     :raises FileExistsError: naming the first such file.
     """
+    never = "not overwritten, even with --force or --replace"
     for t in SCHEMAS:
         f = out / f"{t}.parquet"
         if not os.path.lexists(f):
@@ -594,9 +600,15 @@ def refuse_foreign_tables(out: Path) -> None:
         if f.is_file():
             try:
                 meta = pq.read_schema(f).metadata or {}
+            except PermissionError:
+                raise  # the folder's or file's permissions, not its content: said as such
             except (OSError, pa.ArrowException):
-                pass  # not Parquet: not handrec's
+                raise FileExistsError(
+                    f"{f} cannot be read as Parquet (damaged?), so nothing shows handrec wrote it: {never}; "
+                    "delete it and convert again, or convert into another folder"
+                ) from None
         if b"handrec.schema_version" not in meta:
             raise FileExistsError(
-                f"{f} was not written by handrec convert (no handrec metadata); refusing to overwrite it"
+                f"{f} was not written by handrec convert (no handrec metadata): {never}; move it away, "
+                "or convert into another folder"
             )

@@ -439,7 +439,8 @@ def test_convert_refuses_to_overwrite_parquet_files_it_did_not_write(inputs: Pat
     assert r.exit_code == 2
     assert r.stderr == (
         f"handrec: cannot write {out}: {out / 'boards.parquet'} was not written by handrec convert "
-        "(no handrec metadata); refusing to overwrite it\n"
+        "(no handrec metadata): not overwritten, even with --force or --replace; move it away, or convert "
+        "into another folder\n"
     )
     assert pq.read_table(out / "boards.parquet").equals(foreign)
 
@@ -450,8 +451,34 @@ def test_convert_refuses_a_file_that_is_not_parquet_under_a_table_name(inputs: P
     (out / "files.parquet").write_text("not parquet")
     r = CliRunner().invoke(app, ["convert", str(inputs), "-o", str(out), "--jobs", "1"])
     assert r.exit_code == 2
-    assert "files.parquet was not written by handrec convert" in r.stderr
+    assert r.stderr == (
+        f"handrec: cannot write {out}: {out / 'files.parquet'} cannot be read as Parquet (damaged?), so nothing "
+        "shows handrec wrote it: not overwritten, even with --force or --replace; delete it and convert again, "
+        "or convert into another folder\n"
+    )
     assert (out / "files.parquet").read_text() == "not parquet"
+
+
+def test_a_damaged_table_of_a_dataset_is_named_with_the_way_out(inputs: Path, tmp_path: Path) -> None:
+    # a boards.parquet cut short (a full disk, a copy stopped): handrec cannot tell it wrote it, so
+    # it never deletes it, not even with --replace; the message says what to do, and doing it works
+    out = tmp_path / "ds"
+    assert CliRunner().invoke(app, ["convert", str(inputs), "-o", str(out), "--jobs", "1", "-q"]).exit_code == 0
+    boards = out / "boards.parquet"
+    boards.write_bytes(boards.read_bytes()[:100])
+    for extra in ([], ["--force"], ["--replace"]):
+        r = CliRunner().invoke(app, ["convert", str(inputs), "-o", str(out), "--jobs", "1", *extra])
+        assert (r.exit_code, r.stderr) == (
+            2,
+            f"handrec: cannot write {out}: {boards} cannot be read as Parquet (damaged?), so nothing shows "
+            "handrec wrote it: not overwritten, even with --force or --replace; delete it and convert again, "
+            "or convert into another folder\n",
+        )
+        assert len(boards.read_bytes()) == 100
+    boards.unlink()
+    r = CliRunner().invoke(app, ["convert", str(inputs), "-o", str(out), "--jobs", "1"])
+    assert r.exit_code == 0, r.stderr
+    assert pq.read_table(boards).num_rows == sum(pq.read_table(out / "files.parquet").column("boards").to_pylist()) > 0
 
 
 def test_convert_writes_into_an_empty_folder_a_handrec_dataset_or_beside_other_files(
