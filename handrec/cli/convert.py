@@ -204,7 +204,7 @@ def convert(
             dd_bar.close()
         raise typer.Exit(say(RESUME_NOTE)) from None
     stop()
-    refused = ("F008", "F009", "F010", "F014")
+    refused = ("F008", "F009", "F010", "F014", "F022", "F023", "F024")  # not read, by policy
     faults = [d for d in summary.diagnostics if _unreadable(d.code) or d.code in refused]
     if not summary.written:  # nothing read: its errors first, they are the news
         for d in faults:

@@ -124,3 +124,9 @@ def test_an_empty_folder_is_still_no_input_found(here: Path) -> None:
         1,
     )
     assert not (here / "out").exists()
+
+
+def test_convert_says_why_a_refused_input_has_no_rows(here: Path) -> None:
+    # the dataset is written (its files and diagnostics rows say it); the refusal is echoed, as F010's is
+    r = run("convert", "bomb.xml", "a.pbn", "-o", "ds", "-j", "1")
+    assert (r.stderr.splitlines(), r.exit_code) == (["2 files, 1 boards, 1 errors, 0 warnings -> ds", F023], 0)
