@@ -18,7 +18,10 @@ the file split in parts as ``handrec validate --jobs 2`` splits a big file
 half the file, so that it is split: a PBN file in parts of about that size,
 at least two, a LIN file in one part per worker; pool start-up included);
 ``handrec convert-to-arrow`` (parse + validate + the rows of the five
-tables as Arrow record batches, no Parquet writing).  The tasks are
+tables as Arrow record batches, no Parquet writing); ``convert --jobs 1`` and
+``--jobs 2``: what ``handrec convert`` does (:func:`handrec.runs.convert.convert`
+into a fresh folder: the rows, the event checks, the part files, the Parquet
+dataset; the file in parts as for validate).  The tasks are
 interleaved (``benchmarks/_interleave.py``: each round runs every task once,
 in an order rotated by one each round; best of ``--rounds``).  Columns:
 boards/s and CPU µs a board (CPU of this process and of the workers);
@@ -45,6 +48,7 @@ import argparse
 import io
 import multiprocessing
 import re
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -56,6 +60,7 @@ from handrec.formats.lin.reader import parse_lin
 from handrec.formats.pbn.reader import parse_pbn
 from handrec.inputs.sources import FileSource, Input
 from handrec.rules.validator import analyse
+from handrec.runs.convert import convert as run_convert
 from handrec.runs.parts import PART_BYTES
 from handrec.runs.validate import validate_paths
 
@@ -211,6 +216,14 @@ def main() -> None:
                     buf.take(t)
                 return n
 
+            def convert_jobs(jobs: int, p: Path = p, fmt: str = fmt) -> int:
+                """What ``handrec convert --jobs N`` does (the library call, into a fresh folder): parse,
+                validate, the event checks, the part files and the Parquet dataset."""
+                out = Path(tmp) / f"ds-{fmt}-{jobs}"
+                shutil.rmtree(out, ignore_errors=True)
+                part_bytes = min(PART_BYTES, -(-p.stat().st_size // 2))
+                return run_convert([p], out, jobs=jobs, part_bytes=part_bytes).boards
+
             # Warm up (builds the Lark parser once per process, before the pool forks).
             _parse_validate(fmt, str(p), p.read_bytes()[:20000])
             load, why = endplay_loader(fmt)
@@ -232,6 +245,8 @@ def main() -> None:
                 ("  same, --jobs 1", validate_jobs1),
                 ("  same, --jobs 2", validate_jobs2),
                 ("handrec convert-to-arrow", convert),
+                ("convert --jobs 1", lambda: convert_jobs(1)),
+                ("convert --jobs 2", lambda: convert_jobs(2)),
             ]
             tasks = []
             for name, fn in rows:
