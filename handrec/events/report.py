@@ -429,7 +429,8 @@ def _render_csv(events: Sequence[EventScore], table: str) -> str:
 
 
 def _csv_rankings(events: Sequence[EventScore], w: Any) -> None:  # w: a csv.writer
-    w.writerow(["event", "ranking", "rank", "name", "boards", "total", "top", "pct", "against"])
+    # names: the players of a pair ranked by its number (empty when the name is the players already)
+    w.writerow(["event", "ranking", "rank", "name", "boards", "total", "top", "pct", "against", "names"])
     for ev in events:
         for r in ev.rankings:
             for row in r.rows:
@@ -444,6 +445,7 @@ def _csv_rankings(events: Sequence[EventScore], w: Any) -> None:  # w: a csv.wri
                         fmt_number(row.top),
                         fmt_percent(row.pct),
                         fmt_number(row.against),
+                        row.names or "",
                     ]
                 )
 

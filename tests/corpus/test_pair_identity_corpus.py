@@ -173,3 +173,18 @@ def test_club_session_cards_unchanged() -> None:
     s = _session(ROOT / "sample_data" / "club_session.pbn")
     assert sorted(s.pairs) == sorted([f"N{k} - S{k}" for k in range(1, 5)] + [f"E{k} - W{k}" for k in range(1, 5)])
     assert all(len(p.card) == 8 and len(p.ranks) == 1 and p.names is None for p in s.pairs.values())
+
+
+def test_score_csv_rankings_carry_the_players_names(corpus_dir: Path) -> None:
+    """``score --format csv --table rankings``: a pair ranked by its number has its players in the
+    ``names`` column (the file's PARTICIPANTS), as the text and JSON rankings show them."""
+    import csv
+    import io
+
+    path = corpus_dir / "usebio" / HOWELL
+    want = _xml_pairs(path)
+    r = runner.invoke(app, ["score", str(path), "--format", "csv", "--table", "rankings"])
+    assert r.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert {row["name"]: row["names"] for row in rows} == {n: names for n, (names, _, _) in want.items()}
+    assert next(row for row in rows if row["name"] == "3")["names"] == "Player 5 - Player 6"

@@ -571,7 +571,7 @@ def test_render_formats() -> None:
     assert head.splitlines()[0].startswith("event,method,board,top,room,ns,ew,contract")
     assert len(head.splitlines()) == 1 + 7 and "\n\n" not in head  # one table: header and the 7 results
     rankings = render(evs, "csv", table="rankings")
-    assert rankings.splitlines()[0] == "event,ranking,rank,name,boards,total,top,pct,against"
+    assert rankings.splitlines()[0] == "event,ranking,rank,name,boards,total,top,pct,against,names"
     with pytest.raises(ValueError):
         render(evs, "csv", table="boards")
     with pytest.raises(ValueError):
