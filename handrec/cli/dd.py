@@ -102,7 +102,16 @@ def dd(
     if not stats:
         typer.echo(f"double-dummy cache: {folder}  (handrec dd --stats for its contents)")
         raise typer.Exit(0)
-    s = DDCache(folder).stats()
+    from handrec.dd.cache import log
+
+    cache = DDCache(folder)
+    log.disabled = True  # a failure is said below, once, as the answer (not as a warning too)
+    s = cache.stats()
+    if cache.failure is not None:
+        e = cache.failure
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        typer.echo(f"handrec: cannot read the double-dummy cache {s.path}: {why}", err=True)
+        raise typer.Exit(2)
     typer.echo(f"cache: {s.path}")
     typer.echo(f"size: {s.bytes:,} bytes")
     typer.echo(f"tables: {s.tables:,}")

@@ -126,6 +126,8 @@ class DDCache:
         self._pid = -1
         self._lock = threading.Lock()
         self._broken = False
+        #: Why the cache could not be opened or written (logged once), ``None`` while it works.
+        self.failure: Exception | None = None
 
     # -- connection ----------------------------------------------------------------------
 
@@ -162,6 +164,7 @@ class DDCache:
     def _fail(self, what: str, e: Exception) -> None:
         if not self._broken:
             log.warning("double-dummy cache %s not %s (%s); going on without it", self.path, what, e)
+            self.failure = e
         self._broken = True
         self._con = None
 

@@ -101,3 +101,21 @@ def test_a_locked_dd_cache_is_one_warning_and_the_run_goes_on(locked: Path) -> N
         "1 boards (1 diagram) -> b.html",
     ]
     assert (locked / "b.html").is_file()
+
+
+def test_dd_stats_of_a_cache_that_cannot_be_opened_says_so(locked: Path) -> None:
+    # it printed "size: 0 bytes, tables: 0" and exit 0, the warning bare after them
+    cache = locked / "locked" / "cache"
+    r = subprocess.run(
+        [*_prefix(), sys.executable, "-m", "handrec.cli", "dd", "--stats"],
+        cwd=locked,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HANDREC_DD_CACHE": str(cache)},
+    )
+    assert (r.stdout, r.stderr.splitlines(), r.returncode) == (
+        "",
+        [f"handrec: cannot read the double-dummy cache {cache}/dd-cache.sqlite3: Permission denied"],
+        2,
+    )
