@@ -45,9 +45,17 @@ def sniff(head: bytes, name: str = "") -> str | None:
     'usebio'
     >>> sniff(b"", "empty.PBN"), sniff(b"| a | b |", "MANIFEST.md"), sniff(b"\\x89PNG\\r\\n\\x1a\\n\\0", "x.pbn")
     ('pbn', None, None)
+    >>> sniff(b'<!DOCTYPE html><a href="https://www.bridgebase.com/tools/handviewer.html?lin=md|3S...|">', "board-1.html")
+
+    A page of markup (HTML, XML other than USEBIO) is neither PBN nor LIN, whatever links it
+    holds (handrec's own results website links every board to BBO's hand viewer).
     """
-    if head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"<" and _USEBIO.search(head):
+    markup = head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"<"
+    if markup and _USEBIO.search(head):
         return "usebio"  # XML whose root is USEBIO (formats/usebio)
+    if markup:  # HTML or other XML (a results page with hand-viewer links): no PBN or LIN starts so
+        ext = os.path.splitext(name)[1].lower()
+        return "pbn" if ext == ".pbn" else "lin" if ext == ".lin" else None
     if _PBN_TAG.search(head) or _PBN_HEADER.search(head):
         return "pbn"
     if _LIN_START.match(head.removeprefix(b"\xef\xbb\xbf")) or _LIN_URL.search(head):

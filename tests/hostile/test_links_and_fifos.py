@@ -198,3 +198,17 @@ def test_a_folder_without_read_permission_is_an_unreadable_input(tmp_path: Path)
         "2 files (1 ok, 1 unreadable), 1 boards, 1 errors, 0 warnings",
     ]
     assert r.returncode == 2
+
+
+def test_a_results_site_inside_the_input_is_not_read_as_lin(tmp_path: Path) -> None:
+    """handrec's own site links every board page to BBO's hand viewer (``?lin=...``): its pages
+    are markup, not LIN (a second ``site`` run into a folder of the input read 20 pages as 20
+    sessions)."""
+    d = tmp_path / "club"
+    d.mkdir()
+    (d / "a.pbn").write_text(BASE)
+    _, status = run("site", d, "-o", d / "site", "-j", "1")
+    assert status == 0
+    assert any("handviewer" in p.read_text() for p in (d / "site").rglob("board-*.html"))
+    out, status = run("validate", d)
+    assert (out, status) == (["1 files, 1 boards, 0 errors, 0 warnings"], 0)
