@@ -20,6 +20,9 @@ from handrec.cli.app import (
 )
 
 _OPTION_LIKE = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?")
+#: The narrowest a column of a table may be (its border and a few characters): past it, records
+#: are shown one a block.
+_MIN_COLUMN = 6
 
 
 # Unknown options reach ``args``: SQL that starts with a ``--`` comment is SQL, not an option;
@@ -133,14 +136,27 @@ def query(
         from rich.text import Text
 
         for i, (cols, rows) in enumerate(results):
-            t = Table(show_edge=False)
-            for c in cols:
-                t.add_column(Text(_printable(c)), overflow="fold")  # a value is wrapped, never cut
-            for r in rows:
-                t.add_row(*(Text("" if v is None else _printable(str(v))) for v in r))
             # a terminal's own width; elsewhere (a pipe, a file) the same layout whatever runs it
             width = terminal_columns() or max(80, min(200, 20 * len(cols)))
             console = Console(file=sys.stdout, width=width, markup=False, highlight=False, emoji=False)
             if i:
                 console.print()  # one blank line between the result sets of several statements
+            if len(cols) * _MIN_COLUMN > width:
+                # too many columns to show side by side (select * from boards: 69): a record a
+                # block, a line a column, as psql's expanded display (every value shown, folded)
+                for n, r in enumerate(rows, 1):
+                    t = Table(show_edge=False, show_header=False, title=f"record {n}", title_justify="left")
+                    t.add_column(overflow="fold", no_wrap=False, max_width=max(8, width // 3))
+                    t.add_column(overflow="fold")
+                    for c, v in zip(cols, r):
+                        t.add_row(Text(_printable(c)), Text("" if v is None else _printable(str(v))))
+                    console.print(t)
+                if not rows:
+                    console.print(Text(", ".join(_printable(c) for c in cols) + ": no rows"))
+                continue
+            t = Table(show_edge=False)
+            for c in cols:
+                t.add_column(Text(_printable(c)), overflow="fold")  # a value is wrapped, never cut
+            for r in rows:
+                t.add_row(*(Text("" if v is None else _printable(str(v))) for v in r))
             console.print(t)

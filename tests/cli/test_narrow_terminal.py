@@ -74,3 +74,19 @@ def test_on_a_pipe_the_table_keeps_its_width(dataset: Path) -> None:
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )
     assert max(map(len, p.stdout.splitlines())) > COLUMNS  # 80 columns: a path is not folded
+
+
+def test_too_many_columns_for_the_width_are_shown_a_record_a_block(dataset: Path) -> None:
+    # select * from boards (69 columns) drew empty columns only, at any width
+    p = subprocess.run(
+        [sys.executable, "-m", "handrec.cli", "query", str(dataset), "select * from boards order by board_id limit 2"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    lines = [x.rstrip() for x in p.stdout.splitlines()]
+    assert [x for x in lines if x.startswith("record")] == ["record 1", "record 2"]
+    assert lines[1].split("│") == [" board_id           ", " 0"]
+    assert any(x.split("│")[0].strip() == "contract" and x.split("│")[1].strip() for x in lines)
+    lines = _on_terminal(["query", str(dataset), "select * from boards limit 1"]).splitlines()
+    assert max(map(len, lines)) <= COLUMNS and any("source_file" in x for x in lines)
