@@ -97,8 +97,9 @@ def usebio_document(boards: Sequence[Board]) -> Built:
     """Score ``boards`` and lay the event out as a USEBIO :class:`Document`.
 
     :raises UsebioExportError: when the boards hold no event, more than one (USEBIO holds
-        exactly one EVENT: export each on its own), or one scored by a method USEBIO has no
-        event type for (rubber, Chicago, minibridge).
+        exactly one EVENT: export each on its own), one scored by a method USEBIO has no
+        event type for (rubber, Chicago, minibridge), or a pairs event that ranks no pair (no
+        board with two results: a total would be a guess).
     """
     recs: list[GameRecord] = [record(b) for b in boards]
     events = score_event(recs, None, every_result=True)  # a line for each result, as the file's figures
@@ -122,6 +123,13 @@ def usebio_document(boards: Sequence[Board]) -> Built:
         notes.append("cross-IMPs written divided by the comparisons (USEBIO's), not as the Scoring tag divides them")
     if ev.method not in _METHODS:
         raise UsebioExportError(f"USEBIO has no event type for {ev.method.value} scoring")
+    if ev.method is not Method.IMP and not any(rk.rows for rk in ev.rankings):
+        # every PAIR of PARTICIPANTS has a place and a TOTAL_SCORE (usebio.md: U711 without):
+        # a session where no board was played twice ranks no pair, and a total would be a guess
+        raise UsebioExportError(
+            f"no board of {ev.name!r} has two results or more: no pair is ranked, and USEBIO's "
+            "PARTICIPANTS need each pair's place and total"
+        )
     method = _METHODS[ev.method]
     by_origin = {(b.origin.path, b.origin.index): b for b in boards}
     first = boards[0]

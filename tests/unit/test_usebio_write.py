@@ -309,3 +309,29 @@ def test_cross_imps_are_written_divided_by_the_comparisons(tmp_path: Path) -> No
     names = _names(out)
     theirs = sorted((s.traveller.board, names[e.entry.ns], e.ns) for s in ev2.travellers for e in s.entries)
     assert mine == theirs and len(summed) == 32
+
+
+def test_a_session_that_ranks_no_pair_is_refused_not_written(tmp_path: Path) -> None:
+    # sample club_pairs.pbn: each board played once: traveller lines named by players, no
+    # PARTICIPANTS; handrec's own validate then found 16 U713 errors in a file exported with exit 0
+    out = tmp_path / "cp.xml"
+    res = runner.invoke(app, ["export", str(SAMPLE.parent / "club_pairs.pbn"), "--to", "usebio", "-o", str(out)])
+    assert (res.stderr.splitlines(), res.exit_code) == (
+        [
+            "handrec: no board of 'Sunday Afternoon Pairs' has two results or more: no pair is ranked, "
+            "and USEBIO's PARTICIPANTS need each pair's place and total"
+        ],
+        2,
+    )
+    assert not out.exists()
+
+
+def test_control_characters_become_u_fffd_and_the_file_stays_well_formed(tmp_path: Path) -> None:
+    src = tmp_path / "esc.pbn"
+    src.write_text(SAMPLE.read_text(encoding="utf-8").replace("Thursday club pairs", "Thursday\x1b[31m club\x07"))
+    out = tmp_path / "esc.xml"
+    export(src, out)
+    root = ET.parse(out).getroot()  # well-formed: it parses
+    assert root.find("EVENT").findtext("EVENT_DESCRIPTION") == "Thursday\ufffd[31m club\ufffd"
+    r = runner.invoke(app, ["validate", str(out)])
+    assert r.exit_code == 0, r.stdout

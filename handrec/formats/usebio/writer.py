@@ -20,6 +20,7 @@ available to check them against.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
@@ -148,6 +149,16 @@ class Document:
     handset: dict[int, Deal] = field(default_factory=dict)
 
 
+#: What XML 1.0 cannot hold at all (its Char production): C0 controls but tab and line ends,
+#: surrogates, U+FFFE and U+FFFF.  Written as U+FFFD: the file stays well-formed, the loss shows.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml(text: str) -> str:
+    """``text`` escaped for XML content, each character XML cannot hold as U+FFFD."""
+    return escape(_NOT_XML.sub("\ufffd", text))
+
+
 class _Out:
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -159,10 +170,10 @@ class _Out:
         text = str(value).strip()
         if not text and not empty_ok:
             return  # no empty optional element
-        self.lines.append(f"{'  ' * self.depth}<{tag}>{escape(text)}</{tag}>")
+        self.lines.append(f"{'  ' * self.depth}<{tag}>{_xml(text)}</{tag}>")
 
     def open(self, tag: str, **attrs: str | None) -> None:
-        a = "".join(f" {k}={quoteattr(v)}" for k, v in attrs.items() if v)
+        a = "".join(f" {k}={quoteattr(_NOT_XML.sub(chr(0xFFFD), v))}" for k, v in attrs.items() if v)
         self.lines.append(f"{'  ' * self.depth}<{tag}{a}>")
         self.depth += 1
 
