@@ -13,6 +13,7 @@ The line is said once, whoever says it (:func:`say`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -91,10 +92,37 @@ def run(app: Callable[[], object]) -> None:
         app()
     except SystemExit as e:
         if e.code != 130:
+            _flush_stdout()
             raise
     except KeyboardInterrupt:  # raised outside the command (Typer catches it inside)
         pass
+    except OSError as e:
+        # A write refused for want of room reaching here is standard output's (the commands say
+        # so themselves for the files they write): one line, status 2, not a traceback.
+        if e.errno not in _NO_ROOM:
+            raise
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the interpreter's exit flushes it again)
+        sys.stderr.write(f"handrec: cannot write standard output: {e.strerror or e}\n")
+        raise SystemExit(2) from None
     _end()
+
+
+#: The errors of a write that found no room (a full disk, a quota, a file too big, a failing device).
+_NO_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+def _flush_stdout() -> None:
+    """Flush standard output before the exit, so that a write it refuses (a full disk:
+    ``> /dev/full``) is one line and status 2, not status 0 with the output lost.  A reader
+    that has gone (``| head``) ends the output quietly, as SIGPIPE would."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the interpreter's exit flushes it again)
+    except OSError as e:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        sys.stderr.write(f"handrec: cannot write standard output: {e.strerror or e}\n")
+        raise SystemExit(2) from None
 
 
 @contextlib.contextmanager

@@ -6,6 +6,8 @@ import errno
 import io
 import itertools
 import os
+import subprocess
+import sys
 import threading
 import tracemalloc
 import zipfile
@@ -418,3 +420,26 @@ def test_convert_into_a_file_says_it_is_not_a_folder(tmp_path: Path) -> None:
     assert r.exit_code == 2
     assert r.stderr == f"handrec: cannot write {target}: it is a file, not a folder\n"
     assert target.read_text() == "keep me"
+
+
+@pytest.mark.skipif(not Path("/dev/full").is_char_device(), reason="needs /dev/full (every write: no space left)")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "sample_data/club_pairs.pbn"],
+        ["generate", "-n", "3", "-o", "-"],
+        ["score", "sample_data/club_session.pbn"],
+    ],
+)
+def test_standard_output_without_room_is_one_line_and_status_2(args: list[str]) -> None:
+    # a traceback (OSError: No space left on device), or status 0 with the output lost
+    root = Path(__file__).resolve().parents[2]
+    with open("/dev/full", "w") as full:
+        r = subprocess.run(
+            [sys.executable, "-m", "handrec.cli", *args], cwd=root, stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert (r.stderr.splitlines()[-1:], r.returncode) == (
+        ["handrec: cannot write standard output: No space left on device"],
+        2,
+    )
+    assert "Traceback" not in r.stderr
