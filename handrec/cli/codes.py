@@ -45,7 +45,7 @@ def codes(
     """List the diagnostic codes (code, severity, title), or explain one: its rule, source, message and an example.
 
     The first letter of a code gives its kind: F file and format, T tags, D deal, A auction,
-    P play, C contract and result, S score.  An unknown code exits 2.
+    P play, C contract and result, S score, U USEBIO structure and participants.  An unknown code exits 2.
     """
     from handrec.diagnostics import CODES
 
