@@ -8,6 +8,7 @@ print them as they are (:func:`handrec.booklet.views.select_boards`).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -258,6 +259,10 @@ def _ranking_from_table(view: Any, row_flags: set[int]) -> dict[str, Any]:
                 cell = " - ".join(p.strip() for p in cell.split(";") if p.strip())
             cells.append("" if cell in ("?", "-") else cell)
         rows.append({"cells": cells, "flag": n in row_flags})
+    i_rank = view.index("Rank")
+    if i_rank is not None and i_rank in keep:  # in rank order (a USEBIO file lists its pairs by number)
+        at = keep.index(i_rank)
+        rows.sort(key=lambda r: _rank_key(r["cells"][at]))
     right = [
         i for i, c in enumerate(columns) if c.split()[0].lower() not in ("pairid", "names", "teamid", "name", "team")
     ]
@@ -267,6 +272,12 @@ def _ranking_from_table(view: Any, row_flags: set[int]) -> dict[str, Any]:
     if len(sides) == 1 and sides <= {"NS", "EW"}:  # one direction's field (a Mitchell's): say which
         title += " N-S" if sides == {"NS"} else " E-W"
     return {"title": title, "source": "TotalScoreTable", "columns": columns, "right": right, "rows": rows}
+
+
+def _rank_key(cell: str) -> tuple[int, int]:
+    """A Rank cell's place for sorting (``3=`` is 3, a tie); a cell without one after all the others."""
+    digits = "".join(itertools.takewhile(str.isdigit, cell.strip()))
+    return (0, int(digits)) if digits else (1, 0)
 
 
 def _ranking_computed(r: Any, method: Any) -> dict[str, Any]:

@@ -188,3 +188,16 @@ def test_score_csv_rankings_carry_the_players_names(corpus_dir: Path) -> None:
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     assert {row["name"]: row["names"] for row in rows} == {n: names for n, (names, _, _) in want.items()}
     assert next(row for row in rows if row["name"] == "3")["names"] == "Player 5 - Player 6"
+
+
+def test_the_files_own_ranking_is_shown_in_rank_order(corpus_dir: Path) -> None:
+    """A USEBIO file lists its PAIRs by number (place 8, 3, 6, ...): the site's and the booklet's
+    "as the file gives it" ranking shows them by PLACE, as a ranking reads."""
+    path = corpus_dir / "usebio" / HOWELL
+    s = _session(path)
+    (rk,) = [r for r in s.results["rankings"] if r["source"] == "TotalScoreTable"]
+    i = rk["columns"].index("Rank")
+    places = [int(row["cells"][i].rstrip("=")) for row in rk["rows"]]
+    assert places == sorted(places)
+    want = sorted(int(place.rstrip("=")) for _, place, _ in _xml_pairs(path).values())
+    assert places == want
