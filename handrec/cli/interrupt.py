@@ -18,6 +18,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from typing import NoReturn
 
 from handrec.runs.children import kill_children
 
@@ -101,9 +102,7 @@ def run(app: Callable[[], object]) -> None:
         # so themselves for the files they write): one line, status 2, not a traceback.
         if e.errno not in _NO_ROOM:
             raise
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the interpreter's exit flushes it again)
-        sys.stderr.write(f"handrec: cannot write standard output: {e.strerror or e}\n")
-        raise SystemExit(2) from None
+        _stdout_refused(e)
     _end()
 
 
@@ -120,9 +119,14 @@ def _flush_stdout() -> None:
     except BrokenPipeError:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the interpreter's exit flushes it again)
     except OSError as e:
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-        sys.stderr.write(f"handrec: cannot write standard output: {e.strerror or e}\n")
-        raise SystemExit(2) from None
+        _stdout_refused(e)
+
+
+def _stdout_refused(e: OSError) -> NoReturn:
+    """Standard output refused a write: one line, status 2 (and no second try at the exit)."""
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the interpreter's exit flushes it again)
+    sys.stderr.write(f"handrec: cannot write standard output: {e.strerror or e}\n")
+    raise SystemExit(2) from None
 
 
 @contextlib.contextmanager
