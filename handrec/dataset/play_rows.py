@@ -29,7 +29,6 @@ from handrec.model import ALL_CARDS, Seat
 
 __all__ = ["PlayRows"]
 
-_SEAT_STR = ("N", "E", "S", "W")
 #: The code of a card the record does not know (``None``), after the 52 cards.
 _NO_CARD = 52
 #: The code of a trick without a winner (unfinished, or a card unknown).
